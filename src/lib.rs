@@ -1,0 +1,23 @@
+//! Crownhead: a checkers engine for Russian and English draughts.
+//!
+//! The rules core (board, position, move generation, notation, games, perft) sits at the bottom;
+//! the command-line program and protocols are built on it.
+#![warn(missing_docs)]
+
+pub mod bitboard;
+pub mod movegen;
+pub mod moves;
+pub mod notation;
+pub mod perft;
+pub mod position;
+pub mod variant;
+pub mod zobrist;
+
+pub use bitboard::{Bitboard, Color, Square};
+pub use movegen::Counting;
+pub use moves::Move;
+pub use notation::fen::{parse_fen, to_fen, FenError};
+pub use notation::move_text::{full_text, parse_move, short_text, MoveError};
+pub use notation::SquareStyle;
+pub use position::Position;
+pub use variant::{English, Rules, Russian, Variant};

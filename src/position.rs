@@ -1,0 +1,206 @@
+//! `Position`: the pieces of both sides and the side to move, as a small `Copy` value with an
+//! incrementally kept Zobrist key. Positions are values: `play` returns the next position.
+
+use crate::bitboard::{self, BitIter, Bitboard, Color, Square};
+use crate::moves::Move;
+use crate::zobrist;
+
+/// A piece kind and colour on a square.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Piece {
+    /// Whose piece it is.
+    pub color: Color,
+    /// Whether it is a king.
+    pub king: bool,
+}
+
+/// A board position with the side to move.
+#[derive(Clone, Copy, Debug)]
+pub struct Position {
+    /// Pieces of each side, indexed by `Color::index`.
+    pieces: [Bitboard; 2],
+    /// Kings of both sides.
+    kings: Bitboard,
+    /// Side to move.
+    side: Color,
+    /// Zobrist key of everything above.
+    key: u64,
+}
+
+impl PartialEq for Position {
+    fn eq(&self, other: &Position) -> bool {
+        self.pieces == other.pieces && self.kings == other.kings && self.side == other.side
+    }
+}
+
+impl Eq for Position {}
+
+impl std::hash::Hash for Position {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        state.write_u64(self.key);
+    }
+}
+
+impl Position {
+    /// A position from its parts. The caller guarantees that the sets are disjoint, on the board,
+    /// and that `kings` is a subset of the pieces; FEN parsing checks that for outside input.
+    pub fn from_parts(white: Bitboard, black: Bitboard, kings: Bitboard, side: Color) -> Position {
+        debug_assert!(white & black == 0);
+        debug_assert!((white | black) & !bitboard::BOARD == 0);
+        debug_assert!(kings & !(white | black) == 0);
+        let mut pos = Position { pieces: [white, black], kings, side, key: 0 };
+        pos.key = pos.compute_key();
+        pos
+    }
+
+    /// The key computed from scratch; `key()` must always equal it.
+    pub fn compute_key(&self) -> u64 {
+        let mut key = if self.side == Color::Black { zobrist::BLACK_TO_MOVE } else { 0 };
+        for color in [Color::White, Color::Black] {
+            for b in BitIter(self.pieces[color.index()]) {
+                key ^= zobrist::piece(color.index(), b & self.kings != 0, b.trailing_zeros());
+            }
+        }
+        key
+    }
+
+    /// The Zobrist key.
+    #[inline(always)]
+    pub fn key(&self) -> u64 {
+        self.key
+    }
+
+    /// The side to move.
+    #[inline(always)]
+    pub fn side(&self) -> Color {
+        self.side
+    }
+
+    /// All pieces of one side.
+    #[inline(always)]
+    pub fn pieces(&self, color: Color) -> Bitboard {
+        self.pieces[color.index()]
+    }
+
+    /// The men of one side.
+    #[inline(always)]
+    pub fn men(&self, color: Color) -> Bitboard {
+        self.pieces[color.index()] & !self.kings
+    }
+
+    /// The kings of one side.
+    #[inline(always)]
+    pub fn kings_of(&self, color: Color) -> Bitboard {
+        self.pieces[color.index()] & self.kings
+    }
+
+    /// The kings of both sides.
+    #[inline(always)]
+    pub fn kings(&self) -> Bitboard {
+        self.kings
+    }
+
+    /// Every occupied square.
+    #[inline(always)]
+    pub fn occupied(&self) -> Bitboard {
+        self.pieces[0] | self.pieces[1]
+    }
+
+    /// Every empty square.
+    #[inline(always)]
+    pub fn empty(&self) -> Bitboard {
+        bitboard::BOARD & !self.occupied()
+    }
+
+    /// The piece on a square, if any.
+    pub fn piece_at(&self, sq: Square) -> Option<Piece> {
+        let b = sq.bit();
+        let king = self.kings & b != 0;
+        if self.pieces[0] & b != 0 {
+            Some(Piece { color: Color::White, king })
+        } else if self.pieces[1] & b != 0 {
+            Some(Piece { color: Color::Black, king })
+        } else {
+            None
+        }
+    }
+
+    /// The number of pieces on the board.
+    pub fn piece_count(&self) -> u32 {
+        bitboard::count(self.occupied())
+    }
+
+    /// The position after `mv`, which must be legal here.
+    #[inline]
+    pub fn play(&self, mv: &Move) -> Position {
+        let us = self.side.index();
+        let them = 1 - us;
+        let from = mv.from().bit();
+        let to = mv.to().bit();
+        let captured = mv.captured();
+        debug_assert!(self.pieces[us] & from != 0);
+        debug_assert!(captured & !self.pieces[them] == 0);
+        let was_king = self.kings & from != 0;
+        let is_king = was_king || mv.is_promotion();
+
+        let mut key = self.key ^ zobrist::BLACK_TO_MOVE;
+        key ^= zobrist::piece(us, was_king, mv.from().bit_index());
+        key ^= zobrist::piece(us, is_king, mv.to().bit_index());
+        for b in BitIter(captured) {
+            key ^= zobrist::piece(them, self.kings & b != 0, b.trailing_zeros());
+        }
+
+        let mut pieces = self.pieces;
+        // `from == to` is possible (a king's capture loop), so clear before setting.
+        pieces[us] = (pieces[us] & !from) | to;
+        pieces[them] &= !captured;
+        let mut kings = self.kings & !captured & !from;
+        if is_king {
+            kings |= to;
+        }
+        let next = Position { pieces, kings, side: self.side.opponent(), key };
+        debug_assert_eq!(next.key, next.compute_key());
+        next
+    }
+
+    /// The same position with colours swapped and the board turned round, so that the side to
+    /// move changes colour too. Rules are symmetric under this mirror.
+    pub fn mirrored(&self) -> Position {
+        Position::from_parts(
+            bitboard::flip(self.pieces[1]),
+            bitboard::flip(self.pieces[0]),
+            bitboard::flip(self.kings),
+            self.side.opponent(),
+        )
+    }
+
+    /// The same pieces with the other side to move.
+    pub fn with_side(&self, side: Color) -> Position {
+        Position::from_parts(self.pieces[0], self.pieces[1], self.kings, side)
+    }
+
+    /// A board diagram, rank 8 at the top, `w`/`b` for men and `W`/`B` for kings.
+    pub fn diagram(&self) -> String {
+        let mut s = String::new();
+        for rank in (1..=8).rev() {
+            s.push_str(&format!("{rank} "));
+            for file in 0..8 {
+                let c = match Square::from_file_rank(file, rank) {
+                    None => ' ',
+                    Some(sq) => match self.piece_at(sq) {
+                        None => '.',
+                        Some(Piece { color: Color::White, king: false }) => 'w',
+                        Some(Piece { color: Color::White, king: true }) => 'W',
+                        Some(Piece { color: Color::Black, king: false }) => 'b',
+                        Some(Piece { color: Color::Black, king: true }) => 'B',
+                    },
+                };
+                s.push(' ');
+                s.push(c);
+            }
+            s.push('\n');
+        }
+        s.push_str("   a b c d e f g h\n");
+        s
+    }
+}

@@ -1,0 +1,17 @@
+//! English draughts (American checkers): men move and capture forward only, kings step one
+//! square, a man crowned during a capture ends the move there, Black moves first.
+
+use super::{Rules, Variant};
+use crate::bitboard::Color;
+
+/// The rules of English draughts.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct English;
+
+impl Rules for English {
+    const VARIANT: Variant = Variant::English;
+    const FLYING_KINGS: bool = false;
+    const MEN_CAPTURE_BACKWARDS: bool = false;
+    const CROWNING_ENDS_CAPTURE: bool = true;
+    const FIRST_TO_MOVE: Color = Color::Black;
+}
