@@ -47,7 +47,7 @@ import pydraughts_bridge as pb  # noqa: E402  (standard library only at import t
 def random_positions(engine: "pb.Engine", count: int, seed: int, max_plies: int):
     """Distinct positions from seeded uniformly random games, each with pydraughts' moves.
 
-    Returns a list of (FEN in RULES.md frame, list of PdMove).  Games start from the variant's
+    Returns (positions, games): positions is a list of (FEN in RULES.md frame, list of PdMove).  Games start from the variant's
     start position and end when the side to move has no move or after ``max_plies`` plies.
     Positions in which a side has no pieces at all are skipped (nothing to cross-check).
     """
@@ -55,7 +55,9 @@ def random_positions(engine: "pb.Engine", count: int, seed: int, max_plies: int)
     start = engine.hub(pb.START_FENS[engine.variant])
     seen = set()
     out = []
+    games = 0
     while len(out) < count:
+        games += 1
         hub = start
         for _ in range(max_plies):
             moves = engine.legal_moves(hub)
@@ -68,7 +70,7 @@ def random_positions(engine: "pb.Engine", count: int, seed: int, max_plies: int)
             if not moves:
                 break
             hub = engine.play(hub, rng.choice(moves))
-    return out
+    return out, games
 
 
 # --------------------------------------------------------------------------------------------
@@ -112,7 +114,7 @@ def check_variant(args, variant: str) -> tuple:
         return 0, 1
     t0 = time.time()
     engine = pb.Engine(variant)
-    positions = random_positions(engine, args.positions, args.seed, args.max_plies)
+    positions, games = random_positions(engine, args.positions, args.seed, args.max_plies)
     t1 = time.time()
     fens = [fen for fen, _ in positions]
     try:
@@ -151,7 +153,7 @@ def check_variant(args, variant: str) -> tuple:
     if shown < mismatches + errors:
         print(f"{variant}: ... {mismatches + errors - shown} more not shown (--max-report)")
     status = "OK" if not (mismatches or errors) else "FAIL"
-    print(f"{variant}: {status} {len(positions)} positions, {n_moves} moves ({n_captures} captures, "
+    print(f"{variant}: {status} {len(positions)} positions from {games} games, {n_moves} moves ({n_captures} captures, "
           f"{n_multi} multi-captures, {n_empty} positions without moves), "
           f"{mismatches} mismatches, {errors} engine errors "
           f"[pydraughts {t1 - t0:.1f}s, crownhead {t2 - t1:.1f}s, seed {args.seed}]")
@@ -210,7 +212,7 @@ def self_test(args) -> int:
                    f"{' '.join(f'{a}/{b}' for a, b in zip(p, u))}")
 
         # Frame conversion versus pydraughts' public API on random-game positions.
-        positions = random_positions(engine, args.positions, args.seed, args.max_plies)
+        positions, _ = random_positions(engine, args.positions, args.seed, args.max_plies)
         bad = 0
         for fen, moves in positions:
             side, pieces = pb.parse_fen(fen)

@@ -5,6 +5,7 @@
 #![warn(missing_docs)]
 
 pub mod bitboard;
+pub mod game;
 pub mod movegen;
 pub mod moves;
 pub mod notation;
@@ -14,10 +15,11 @@ pub mod variant;
 pub mod zobrist;
 
 pub use bitboard::{Bitboard, Color, Square};
+pub use game::{EndReason, Game, GameResult, Outcome};
 pub use movegen::Counting;
 pub use moves::Move;
 pub use notation::fen::{parse_fen, to_fen, FenError};
 pub use notation::move_text::{full_text, parse_move, short_text, MoveError};
 pub use notation::SquareStyle;
 pub use position::Position;
-pub use variant::{English, Rules, Russian, Variant};
+pub use variant::{DrawCounters, DrawRule, English, Rules, Russian, Variant};

@@ -1,7 +1,8 @@
 //! English draughts (American checkers): men move and capture forward only, kings step one
 //! square, a man crowned during a capture ends the move there, Black moves first.
 
-use super::{Rules, Variant};
+use super::{DrawCounters, DrawRule, DrawRules, Rules, Variant};
+use crate::position::Position;
 use crate::bitboard::Color;
 
 /// The rules of English draughts.
@@ -14,4 +15,11 @@ impl Rules for English {
     const MEN_CAPTURE_BACKWARDS: bool = false;
     const CROWNING_ENDS_CAPTURE: bool = true;
     const FIRST_TO_MOVE: Color = Color::Black;
+}
+
+impl DrawRules for English {
+    fn draw_rule(counters: &DrawCounters, _pos: &Position) -> Option<DrawRule> {
+        // 40 moves by each side with no capture and no man moved.
+        (counters.quiet_plies >= 80).then_some(DrawRule::FortyMoves)
+    }
 }

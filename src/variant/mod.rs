@@ -2,20 +2,24 @@
 //! are generic over, one zero-sized type per variant, and the `Variant` enum that chooses between
 //! them at the edge of the program.
 
+mod draws;
 mod english;
 mod russian;
+
+pub use draws::{lone_king_ending, DrawCounters, DrawRule};
 
 pub use english::English;
 pub use russian::Russian;
 
 use crate::bitboard::Color;
+use crate::position::Position;
 use std::fmt;
 use std::str::FromStr;
 
 /// The rule constants and hooks that distinguish one variant from another. Everything that
 /// differs between variants is here, so the generator is written once and specialised by the
 /// compiler for each variant.
-pub trait Rules: Copy + Default + Send + Sync + 'static {
+pub trait Rules: DrawRules + Copy + Default + Send + Sync + 'static {
     /// The run-time tag of this variant.
     const VARIANT: Variant;
     /// Kings move and capture along whole diagonals (russian) or one step (english).
@@ -136,5 +140,19 @@ impl FromStr for Variant {
             "english" | "american" | "checkers" | "21" => Ok(Variant::English),
             _ => Err(UnknownVariant(s.to_string())),
         }
+    }
+}
+
+/// The draw rules a variant applies to its counters (repetition is checked by the game and the
+/// search, which hold the history).
+pub trait DrawRules {
+    /// The rule that has drawn `pos`, reached with `counters`, if any.
+    fn draw_rule(counters: &DrawCounters, pos: &Position) -> Option<DrawRule>;
+}
+
+impl Variant {
+    /// The variant's draw rule that has drawn `pos`, if any (repetition aside).
+    pub fn draw_rule(self, counters: &DrawCounters, pos: &Position) -> Option<DrawRule> {
+        with_rules!(self, R => R::draw_rule(counters, pos))
     }
 }
