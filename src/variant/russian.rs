@@ -49,8 +49,8 @@ impl DrawRules for Russian {
         if count <= 2 && kings >= 1 && c.ending_moves >= 5 {
             return Some(DrawRule::SmallEnding);
         }
-        // 7.2.4: three or more kings against a king, not captured by the 15th move.
-        if kings >= 3 && c.ending_moves >= 15 {
+        // 7.2.4: three or more kings (and no men) against a king, not captured by the 15th move.
+        if kings >= 3 && kings == count && c.ending_moves >= 15 {
             return Some(DrawRule::ThreeKingsAgainstKing);
         }
         None
