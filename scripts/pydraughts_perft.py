@@ -30,6 +30,7 @@ import os
 import sys
 import time
 
+sys.dont_write_bytecode = True  # keep scripts/ free of __pycache__
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import pydraughts_bridge as pb  # noqa: E402  (standard library only at import time)
 
@@ -94,21 +95,22 @@ def run_single(args) -> int:
         return 2
     for problem in pb.fen_problems(side, pieces):
         print(f"warning: {problem}", file=sys.stderr)
-    engine = pb.Engine(args.variant)
-    hub = engine.hub(args.fen)
-    fen = engine.fen(hub)
+    gen = pb.Generator(args.variant)
+    hub = gen.hub(args.fen)
+    fen = gen.fen(hub)
     print(f"variant {args.variant}  fen {fen}")
     cache: dict = {}
     t = time.time()
-    paths, unique = engine.perft(hub, args.depth, cache)
+    paths, unique = gen.perft(hub, args.depth, cache)
     for d, (p, u) in enumerate(zip(paths, unique), 1):
         print(f"depth {d:2d}  paths {p:>12}  unique {u:>12}")
     if args.divide and args.depth > 1:
         print(f"divide (depth {args.depth - 1} below each root move, paths/unique):")
-        for move in sorted(engine.legal_moves(hub), key=lambda m: m.path):
-            p, u = engine.perft(engine.play(hub, move), args.depth - 1, cache)
+        for move in sorted(gen.legal_moves(hub), key=lambda m: m.path):
+            p, u = gen.perft(gen.play(hub, move), args.depth - 1, cache)
             print(f"  {move.notation:<16} {p[-1]}/{u[-1]}")
     print(f"{args.variant};{fen};{fmt_counts(paths, unique)}")
+    sys.stdout.flush()
     print(f"({time.time() - t:.1f}s)", file=sys.stderr)
     return 0
 
@@ -122,7 +124,7 @@ def run_suite(args) -> int:
         "#   paths: every jump path counts as a move (pydraughts' own convention);",
         "#   unique: moves with the same from, to, captured set and final king status are one.",
         "# FENs use the RULES.md numbering (1 = b8, 29 = a1, 32 = g1; White men move towards 1).",
-        "# The comment line above each position names the rule it exercises.",
+        "# The comment line above each position names the rule it exercises and lists the moves.",
         "",
         None,  # header of the RULES.md section, filled in at the end
     ]
@@ -142,24 +144,22 @@ def run_suite(args) -> int:
         if problems:
             print(f"error: {variant} {fen}: {'; '.join(problems)}", file=sys.stderr)
             return 2
-        engine = pb.Engine(variant)
-        hub = engine.hub(fen)
+        gen = pb.Generator(variant)
+        hub = gen.hub(fen)
         t = time.time()
-        paths, unique = engine.perft(hub, depth)
+        paths, unique = gen.perft(hub, depth)
         got = list(zip(paths, unique))
         note = ""
         if expected is not None:
             if got != expected[:depth]:
                 disagreements.append((variant, fen, got, expected[:depth]))
                 note = f"  DISAGREES with RULES.md {fmt_counts(*zip(*expected[:depth]))}"
-        moves = " ".join(sorted(m.notation for m in engine.legal_moves(hub)))
-        print(f"{variant};{engine.fen(hub)};{fmt_counts(paths, unique)}  "
+        moves = " ".join(sorted(m.notation for m in gen.legal_moves(hub)))
+        print(f"{variant};{gen.fen(hub)};{fmt_counts(paths, unique)}  "
               f"[{time.time() - t:.1f}s]{note}", flush=True)
-        lines.append(f"# {variant}: {comment}" + (" [RULES.md]" if expected is not None else ""))
-        lines.append(f"#   pydraughts moves: {moves or '(none)'}")
-        if note:
-            lines.append(f"#   {note.strip()}")
-        lines.append(f"{variant};{engine.fen(hub)};{fmt_counts(paths, unique)}")
+        lines.append(f"# {variant}: {comment}" + (" [RULES.md]" if expected is not None else "")
+                     + f"; pydraughts moves: {moves or '(none)'}" + (f"; {note.strip()}" if note else ""))
+        lines.append(f"{variant};{gen.fen(hub)};{fmt_counts(paths, unique)}")
     lines[lines.index(None)] = (
         "# --- The RULES.md \"Rule positions\" (" +
         ("pydraughts DISAGREES on some, see the notes" if disagreements else
