@@ -41,6 +41,18 @@ enum Command {
         #[arg(long)]
         threads: Option<usize>,
     },
+    /// Search the built-in bench positions to a fixed depth; the last line is `Nodes: N  NPS: M`.
+    Bench {
+        /// Depth in plies.
+        #[arg(long, short, default_value_t = crownhead::search::bench::DEFAULT_DEPTH)]
+        depth: u32,
+        /// Search threads.
+        #[arg(long, default_value_t = 1)]
+        threads: usize,
+        /// Transposition table size in MiB.
+        #[arg(long, default_value_t = 64)]
+        hash: usize,
+    },
     /// Read FENs from stdin, one per line, and print each one's legal moves on one line.
     Moves {
         /// russian or english.
@@ -60,6 +72,11 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
         None => Err("the protocol loop is not built yet".to_string()),
+        Some(Command::Bench {
+            depth,
+            threads,
+            hash,
+        }) => run_bench(depth, threads, hash),
         Some(Command::Perft {
             depth,
             variant,
@@ -132,6 +149,16 @@ fn run_perft(
     println!("Time: {secs:.3} s");
     println!("Leaves/s: {:.0}", nodes as f64 / secs.max(1e-9));
     println!("Nodes: {nodes}");
+    Ok(())
+}
+
+fn run_bench(depth: u32, threads: usize, hash: usize) -> Result<(), String> {
+    if !(1..=100).contains(&depth) || !(1..=1024).contains(&threads) || !(1..=65536).contains(&hash)
+    {
+        return Err("bench: depth 1-100, threads 1-1024, hash 1-65536 MiB".to_string());
+    }
+    crownhead::search::bench::run(depth, threads, hash, &mut |line| println!("{line}"))
+        .map_err(|e| e.to_string())?;
     Ok(())
 }
 
