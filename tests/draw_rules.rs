@@ -9,10 +9,7 @@
 //! a "move" of a side is one ply of that side; "15 moves by both sides" is 30 plies.
 
 use crownhead::bitboard::MAIN_ROAD;
-use crownhead::notation::move_text::default_style;
-use crownhead::{
-    full_text, Color, DrawRule, EndReason, Game, GameResult, Move, Outcome, Position, Variant,
-};
+use crownhead::{Color, DrawRule, EndReason, Game, GameResult, Move, Outcome, Position, Variant};
 use std::collections::HashMap;
 
 const RU: Variant = Variant::Russian;
@@ -147,10 +144,13 @@ impl Driver {
 /// Plies of look-ahead when choosing a move.
 const LOOKAHEAD: u32 = 2;
 
+/// Which positions a plan accepts after the move of a ply.
+type Allowed = Box<dyn Fn(usize, &Position) -> bool>;
+
 /// What the driver plays at each ply, and which resulting positions it accepts.
 struct Plan {
     pick: Box<dyn Fn(usize) -> Pick>,
-    allowed: Box<dyn Fn(usize, &Position) -> bool>,
+    allowed: Allowed,
 }
 
 /// Neither side has a capture in `p`, so the next move is free.
