@@ -163,7 +163,11 @@ fn parse_item(item: &str) -> Result<(bool, Vec<Square>), FenProblem> {
             (Some(lo), Some(hi)) if lo.number() <= hi.number() => (lo, hi),
             _ => return Err(FenProblem::BadRange(item.to_string())),
         };
-        if a.trim().bytes().any(|c| c.is_ascii_alphabetic()) {
+        if a.trim()
+            .bytes()
+            .chain(b.bytes())
+            .any(|c| c.is_ascii_alphabetic())
+        {
             // Ranges are numeric in PDN; an algebraic range has no clear meaning.
             return Err(FenProblem::BadRange(item.to_string()));
         }
@@ -236,6 +240,8 @@ mod tests {
             ("B:W21", FenProblem::SideToMoveHasNoPieces(Color::Black)),
             ("W:W21:W22", FenProblem::ColorTwice(Color::White)),
             ("W:W12-5:B1", FenProblem::BadRange("12-5".into())),
+            ("W:W21-c3:B1", FenProblem::BadRange("21-c3".into())),
+            ("W:Wa3-c3:B1", FenProblem::BadRange("a3-c3".into())),
             ("W:X21:B1", FenProblem::UnknownColor("X21".into())),
         ];
         for (text, problem) in cases {
