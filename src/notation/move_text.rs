@@ -89,6 +89,19 @@ pub fn parse_move(text: &str, pos: &Position, variant: Variant) -> Result<Move, 
         .collect();
     let mut effects = matching.clone();
     crate::moves::dedup_same_effect(&mut effects);
+    if effects.len() > 1 {
+        // `22x15` names the single jump exactly even when a longer capture also runs 22 to 15.
+        let exact: Vec<Move> = matching
+            .iter()
+            .filter(|m| m.landings() == squares[1..])
+            .copied()
+            .collect();
+        let mut exact_effects = exact.clone();
+        crate::moves::dedup_same_effect(&mut exact_effects);
+        if exact_effects.len() == 1 {
+            return Ok(exact[0]);
+        }
+    }
     let style = default_style(variant);
     match effects.len() {
         1 => Ok(matching[0]),
@@ -164,6 +177,25 @@ mod tests {
         assert_eq!(
             short_text(&m, &pos, Variant::Russian, SquareStyle::Numeric),
             "22-18"
+        );
+    }
+
+    #[test]
+    fn a_single_jump_is_named_exactly_beside_a_longer_capture_with_the_same_ends() {
+        // The english king on 22 may take 26 alone (22x31), or first go round the ring of 18,
+        // 10, 9 and 17 back to 22 and then take 26: both run from 22 to 31.
+        let pos = parse_fen("B:W18,10,9,17,26:BK22").unwrap();
+        let single = parse_move("22x31", &pos, Variant::English).unwrap();
+        assert_eq!(single.capture_count(), 1);
+        let long = parse_move("22x15x6x13x22x31", &pos, Variant::English).unwrap();
+        assert_eq!(long.capture_count(), 5);
+        assert_eq!(
+            short_text(&single, &pos, Variant::English, SquareStyle::Numeric),
+            "22x31"
+        );
+        assert_eq!(
+            short_text(&long, &pos, Variant::English, SquareStyle::Numeric),
+            "22x15x6x13x22x31"
         );
     }
 
