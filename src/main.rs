@@ -49,8 +49,8 @@ enum Command {
         /// Search threads.
         #[arg(long, default_value_t = 1)]
         threads: usize,
-        /// Transposition table size in MiB.
-        #[arg(long, default_value_t = 64)]
+        /// Transposition table size in MiB (cleared before every position, so kept small).
+        #[arg(long, default_value_t = 16)]
         hash: usize,
     },
     /// Read FENs from stdin, one per line, and print each one's legal moves on one line.

@@ -15,7 +15,7 @@ use std::time::Instant;
 pub const BENCH_POSITIONS: &str = include_str!("../../positions/bench.txt");
 
 /// The default bench depth: a few seconds in a release build.
-pub const DEFAULT_DEPTH: u32 = 13;
+pub const DEFAULT_DEPTH: u32 = 11;
 
 /// A line of a position list that could not be read.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -107,7 +107,7 @@ impl Ordering {
     /// Clears the killers of the ply below, for the node about to be searched at `ply`.
     #[inline]
     pub(crate) fn clear_killers(&mut self, ply: usize) {
-        if ply + 1 <= MAX_PLY {
+        if ply < MAX_PLY {
             self.killers[ply + 1] = [None; 2];
         }
     }

@@ -165,11 +165,11 @@ mod tests {
     fn counters_enter_the_key_only_near_a_rule() {
         let pos = parse_fen("W:WK29,K30,K31:BK5").unwrap();
         let a = DrawCounters {
-            ending_moves: 3,
+            ending_moves: 6,
             ..DrawCounters::default()
         };
         let b = DrawCounters {
-            ending_moves: 4,
+            ending_moves: 7,
             ..DrawCounters::default()
         };
         assert_ne!(tt_key::<Russian>(&pos, &a), tt_key::<Russian>(&pos, &b));

@@ -84,6 +84,7 @@ impl<'a, R: Rules> Worker<'a, R> {
     }
 
     /// The alpha-beta search of a non-root node `pos` reached with `counters`.
+    #[allow(clippy::too_many_arguments)]
     pub(crate) fn search(
         &mut self,
         pos: &Position,
