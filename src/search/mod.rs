@@ -33,7 +33,12 @@ pub struct SearchOptions {
 
 impl Default for SearchOptions {
     fn default() -> Self {
-        SearchOptions { threads: 1, hash_mb: 64, multipv: 1, move_overhead_ms: 50 }
+        SearchOptions {
+            threads: 1,
+            hash_mb: 64,
+            multipv: 1,
+            move_overhead_ms: 50,
+        }
     }
 }
 
@@ -85,7 +90,10 @@ pub struct SearchControl {
 impl SearchControl {
     /// A control for a search that starts pondering (`true`) or thinking.
     pub fn new(pondering: bool) -> SearchControl {
-        SearchControl { stop: AtomicBool::new(false), pondering: AtomicBool::new(pondering) }
+        SearchControl {
+            stop: AtomicBool::new(false),
+            pondering: AtomicBool::new(pondering),
+        }
     }
 
     /// Asks the search to stop as soon as it can and return its best move.
@@ -148,7 +156,13 @@ impl Searcher {
         let variant = game.variant();
         let root = *game.position();
         let moves = variant.legal_moves(&root);
-        let mut outcome = SearchOutcome { best: moves.first().copied(), ponder: None, score: Score::ZERO, depth: 0, nodes: 0 };
+        let mut outcome = SearchOutcome {
+            best: moves.first().copied(),
+            ponder: None,
+            score: Score::ZERO,
+            depth: 0,
+            nodes: 0,
+        };
         let max_depth = limits.depth.unwrap_or(64).min(64);
         let mut nodes = 0u64;
         for depth in 1..=max_depth {
@@ -161,7 +175,13 @@ impl Searcher {
                     best = Some(*m);
                 }
             }
-            outcome = SearchOutcome { best, ponder: None, score: Score(best_score), depth, nodes };
+            outcome = SearchOutcome {
+                best,
+                ponder: None,
+                score: Score(best_score),
+                depth,
+                nodes,
+            };
             let ms = start.elapsed().as_millis() as u64;
             report(&SearchInfo {
                 depth,
@@ -174,15 +194,19 @@ impl Searcher {
                 multipv: 1,
                 pv: best.into_iter().collect(),
             });
-            let out_of_time = !control.pondering()
-                && limits.movetime.is_some_and(|t| start.elapsed() * 2 > t);
+            let out_of_time =
+                !control.pondering() && limits.movetime.is_some_and(|t| start.elapsed() * 2 > t);
             if control.stopped() || out_of_time || limits.nodes.is_some_and(|n| nodes >= n) {
                 break;
             }
             if limits.infinite || control.pondering() {
                 continue;
             }
-            if limits.depth.is_none() && limits.movetime.is_none() && limits.nodes.is_none() && depth >= 6 {
+            if limits.depth.is_none()
+                && limits.movetime.is_none()
+                && limits.nodes.is_none()
+                && depth >= 6
+            {
                 break;
             }
         }
@@ -202,8 +226,13 @@ fn negamax(variant: Variant, pos: &Position, depth: u32, ply: u32, nodes: &mut u
     }
     if depth == 0 {
         let us = pos.side();
-        let material = |c| (pos.men(c).count_ones() * 100 + pos.kings_of(c).count_ones() * 300) as i32;
+        let material =
+            |c| (pos.men(c).count_ones() * 100 + pos.kings_of(c).count_ones() * 300) as i32;
         return material(us) - material(us.opponent());
     }
-    moves.iter().map(|m| -negamax(variant, &pos.play(m), depth - 1, ply + 1, nodes)).max().unwrap_or(0)
+    moves
+        .iter()
+        .map(|m| -negamax(variant, &pos.play(m), depth - 1, ply + 1, nodes))
+        .max()
+        .unwrap_or(0)
 }

@@ -2,8 +2,8 @@
 //! on capturing as a king, White moves first.
 
 use super::{lone_king_ending, DrawCounters, DrawRule, DrawRules, Rules, Variant};
-use crate::position::Position;
 use crate::bitboard::{self, Color};
+use crate::position::Position;
 
 /// The rules of Russian draughts.
 #[derive(Clone, Copy, Debug, Default)]
