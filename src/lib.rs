@@ -11,6 +11,7 @@ pub mod moves;
 pub mod notation;
 pub mod perft;
 pub mod position;
+pub mod protocol;
 pub mod search;
 pub mod variant;
 pub mod zobrist;

@@ -57,9 +57,21 @@ enum Command {
 
 fn main() -> ExitCode {
     env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("off")).init();
+    // Protocol: `crownhead hub [--key=value ...]` starts Hub at once. This runs before clap
+    // because lidraughts-bot appends options clap would reject; they are ignored.
+    let mut args = std::env::args().skip(1);
+    if args.next().as_deref() == Some("hub") {
+        log::debug!("ignoring hub arguments: {:?}", args.collect::<Vec<_>>());
+        crownhead::protocol::run_stdio(Some(crownhead::protocol::DialectKind::Hub));
+        return ExitCode::SUCCESS;
+    }
+    // End of protocol dispatch.
     let cli = Cli::parse();
     let result = match cli.command {
-        None => Err("the protocol loop is not built yet".to_string()),
+        None => {
+            crownhead::protocol::run_stdio(None);
+            Ok(())
+        }
         Some(Command::Perft {
             depth,
             variant,
