@@ -57,11 +57,7 @@ fn self_play(variant: Variant) {
     let mut game = Game::start(variant);
     let mut moves: Vec<String> = Vec::new();
     while game.outcome().is_none() && moves.len() < 150 {
-        e.send(
-            &format!("position startpos moves {}", moves.join(" "))
-                .trim_end()
-                .to_string(),
-        );
+        e.send(format!("position startpos moves {}", moves.join(" ")).trim_end());
         e.send("go depth 2");
         let best = e.expect_prefix("bestmove ");
         let mv = best.split_whitespace().nth(1).expect("a move").to_string();
