@@ -113,6 +113,22 @@ impl Engine {
         self.log.iter().rev().take(20).rev().cloned().collect()
     }
 
+    /// Closes stdin, then reads every line until the engine closes stdout.
+    pub fn read_to_end(&mut self) {
+        self.stdin = None;
+        let deadline = Instant::now() + TIMEOUT;
+        loop {
+            match self
+                .lines
+                .recv_timeout(deadline.saturating_duration_since(Instant::now()))
+            {
+                Ok(l) => self.log.push(l),
+                Err(RecvTimeoutError::Disconnected) => return,
+                Err(RecvTimeoutError::Timeout) => panic!("engine output did not end"),
+            }
+        }
+    }
+
     /// Closes stdin and waits for a clean exit.
     pub fn finish(mut self) {
         self.stdin = None;
