@@ -128,6 +128,17 @@ fn stop_ends_an_infinite_search_within_10ms() {
         Game::start(Variant::Russian).play_text(&best[9..]).is_ok(),
         "{best}"
     );
+    // `stop` then `go` back to back: the second search waits for the first, no error.
+    e.send("go infinite");
+    std::thread::sleep(Duration::from_millis(30));
+    e.send("stop");
+    e.send("go depth 1");
+    let lines = e.until(|l| l.starts_with("bestmove"));
+    let lines2 = e.until(|l| l.starts_with("bestmove"));
+    assert!(
+        lines.iter().chain(&lines2).all(|l| !l.contains("error")),
+        "{lines:?} {lines2:?}"
+    );
     e.finish();
 }
 

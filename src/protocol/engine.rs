@@ -72,7 +72,12 @@ impl Engine {
             .is_some_and(|j| !j.finished.load(Ordering::SeqCst))
     }
 
-    fn refuse_if_searching(&self, command: &str) -> Result<(), ProtocolError> {
+    /// Commands that need the searcher wait for a search that was told to stop (a GUI may send
+    /// `stop` and `go` back to back, as Stockfish allows) and are refused during any other.
+    fn refuse_if_searching(&mut self, command: &str) -> Result<(), ProtocolError> {
+        if self.job.as_ref().is_some_and(|j| j.control.stopped()) {
+            self.wait();
+        }
         if self.searching() {
             Err(ProtocolError::Busy(command.to_string()))
         } else {
