@@ -257,12 +257,14 @@ pub fn run(input: &mut dyn BufRead, out: Out, dialect: Option<DialectKind>) {
     // A read error on stdin ends the session like end of input.
     while let Ok(Some(line)) = read_line(input) {
         log::trace!("<< {line:?}");
+        if matches!(&line, Ok(l) if l.trim().is_empty()) {
+            continue;
+        }
         let dialect = current.get_or_insert_with(|| match &line {
             Ok(l) if l.split_whitespace().next() == Some("hub") => Dialect::Hub(hub::Hub::new()),
             _ => Dialect::Uci(uci::Uci::new()),
         });
         let result = match line {
-            Ok(l) if l.trim().is_empty() => continue,
             Ok(l) => dialect.handle(&mut engine, &out, &l),
             Err(n) => Err(ProtocolError::LineTooLong(n)),
         };
@@ -298,6 +300,38 @@ mod tests {
         assert_eq!(read_line(&mut input).unwrap(), Some(Ok("isready".into())));
         assert_eq!(read_line(&mut input).unwrap(), Some(Ok("last".into())));
         assert_eq!(read_line(&mut input).unwrap(), None);
+    }
+
+    fn session(input: &str, dialect: Option<DialectKind>) -> String {
+        #[derive(Clone)]
+        struct Shared(Arc<Mutex<Vec<u8>>>);
+        impl Write for Shared {
+            fn write(&mut self, b: &[u8]) -> std::io::Result<usize> {
+                self.0.lock().unwrap().extend_from_slice(b);
+                Ok(b.len())
+            }
+            fn flush(&mut self) -> std::io::Result<()> {
+                Ok(())
+            }
+        }
+        let buf = Shared(Arc::new(Mutex::new(Vec::new())));
+        run(
+            &mut std::io::Cursor::new(input.as_bytes().to_vec()),
+            Out::new(Box::new(buf.clone())),
+            dialect,
+        );
+        let bytes = buf.0.lock().unwrap().clone();
+        String::from_utf8(bytes).unwrap()
+    }
+
+    #[test]
+    fn the_first_command_chooses_the_dialect() {
+        assert!(session("\n  \nhub\nping\n", None).ends_with("wait\npong\n"));
+        assert_eq!(
+            session("isready\nhub\n", None),
+            "readyok\ninfo string error: unknown command 'hub'\n"
+        );
+        assert_eq!(session("ping\n", Some(DialectKind::Hub)), "pong\n");
     }
 
     #[test]
