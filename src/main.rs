@@ -57,21 +57,27 @@ enum Command {
 
 fn main() -> ExitCode {
     env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("off")).init();
-    // Protocol: `crownhead hub [--key=value ...]` starts Hub at once. This runs before clap
-    // because lidraughts-bot appends options clap would reject; they are ignored.
+    // Protocol dispatch, before clap: `crownhead` alone reads the protocol on stdin (the first
+    // command chooses the dialect), and `crownhead hub [--key=value ...]` starts Hub at once,
+    // ignoring the arguments that lidraughts-bot appends and clap would reject. Because of this
+    // block, clap's `None` arm below is never reached.
     let mut args = std::env::args().skip(1);
-    if args.next().as_deref() == Some("hub") {
-        log::debug!("ignoring hub arguments: {:?}", args.collect::<Vec<_>>());
-        crownhead::protocol::run_stdio(Some(crownhead::protocol::DialectKind::Hub));
-        return ExitCode::SUCCESS;
+    match args.next().as_deref() {
+        None => {
+            crownhead::protocol::run_stdio(None);
+            return ExitCode::SUCCESS;
+        }
+        Some("hub") => {
+            log::debug!("ignoring hub arguments: {:?}", args.collect::<Vec<_>>());
+            crownhead::protocol::run_stdio(Some(crownhead::protocol::DialectKind::Hub));
+            return ExitCode::SUCCESS;
+        }
+        Some(_) => {}
     }
     // End of protocol dispatch.
     let cli = Cli::parse();
     let result = match cli.command {
-        None => {
-            crownhead::protocol::run_stdio(None);
-            Ok(())
-        }
+        None => Err("the protocol loop is not built yet".to_string()),
         Some(Command::Perft {
             depth,
             variant,
