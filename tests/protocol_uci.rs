@@ -125,7 +125,9 @@ fn stop_ends_an_infinite_search_within_10ms() {
     e.send("stop");
     let best = e.expect_prefix("bestmove ");
     assert!(
-        Game::start(Variant::Russian).play_text(&best[9..]).is_ok(),
+        Game::start(Variant::Russian)
+            .play_text(best.split_whitespace().nth(1).unwrap_or(""))
+            .is_ok(),
         "{best}"
     );
     // `stop` then `go` back to back: the second search waits for the first, no error.
@@ -187,7 +189,9 @@ fn options_change_between_searches() {
     }
     e.send("go depth 2");
     let best = e.expect_prefix("bestmove ");
-    assert!(Game::start(Variant::Russian).play_text(&best[9..]).is_ok());
+    assert!(Game::start(Variant::Russian)
+        .play_text(best.split_whitespace().nth(1).unwrap_or(""))
+        .is_ok());
     e.send("setoption name Variant value english");
     e.send("go depth 2");
     let best = e.expect_prefix("bestmove ");
