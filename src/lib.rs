@@ -12,6 +12,7 @@ pub mod moves;
 pub mod notation;
 pub mod perft;
 pub mod position;
+pub mod protocol;
 pub mod search;
 pub mod tt;
 pub mod variant;

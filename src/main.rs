@@ -69,6 +69,24 @@ enum Command {
 
 fn main() -> ExitCode {
     env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("off")).init();
+    // Protocol dispatch, before clap: `crownhead` alone reads the protocol on stdin (the first
+    // command chooses the dialect), and `crownhead hub [--key=value ...]` starts Hub at once,
+    // ignoring the arguments that lidraughts-bot appends and clap would reject. Because of this
+    // block, clap's `None` arm below is never reached.
+    let mut args = std::env::args().skip(1);
+    match args.next().as_deref() {
+        None => {
+            crownhead::protocol::run_stdio(None);
+            return ExitCode::SUCCESS;
+        }
+        Some("hub") => {
+            log::debug!("ignoring hub arguments: {:?}", args.collect::<Vec<_>>());
+            crownhead::protocol::run_stdio(Some(crownhead::protocol::DialectKind::Hub));
+            return ExitCode::SUCCESS;
+        }
+        Some(_) => {}
+    }
+    // End of protocol dispatch.
     let cli = Cli::parse();
     let result = match cli.command {
         None => Err("the protocol loop is not built yet".to_string()),

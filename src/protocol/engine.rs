@@ -1,0 +1,248 @@
+//! The engine layer between protocol text and the search: the game being analysed, the option
+//! values, the `Searcher`, and the one search thread. The reader thread calls in here and never
+//! blocks on a search, so it can answer `isready`, `ping` and `stop` while one runs.
+//!
+//! Thread policy: the search thread takes the `Searcher` lock for the whole search; the reader
+//! only takes it when no search runs (option changes and `new_game` are refused while
+//! searching), so it never waits on it. The search thread raises `finished` *before* it reports
+//! the final move, so a client that reacts to `bestmove`/`done` with a new `go` never finds the
+//! engine busy.
+
+use super::options::{Effect, OptionSpec, Settings, Value};
+use super::ProtocolError;
+use crate::game::Game;
+use crate::position::Position;
+use crate::search::{Limits, Score, SearchControl, SearchInfo, SearchOutcome, Searcher};
+use crate::variant::Variant;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
+use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
+
+/// What the search thread reports to a dialect.
+pub enum Report<'a> {
+    /// Progress.
+    Info(&'a SearchInfo),
+    /// The end of the search: the move to play.
+    Done(&'a SearchOutcome),
+}
+
+/// The callback through which a dialect turns reports into lines.
+pub type Reporter = Box<dyn FnMut(Report) + Send>;
+
+struct Job {
+    control: Arc<SearchControl>,
+    finished: Arc<AtomicBool>,
+    handle: JoinHandle<()>,
+}
+
+/// The state behind both dialects.
+pub struct Engine {
+    /// The option values.
+    pub settings: Settings,
+    /// The game whose current position the next search analyses.
+    pub game: Game,
+    searcher: Arc<Mutex<Searcher>>,
+    job: Option<Job>,
+}
+
+impl Default for Engine {
+    fn default() -> Self {
+        Engine::new()
+    }
+}
+
+impl Engine {
+    /// An engine with default options at the default variant's start position.
+    pub fn new() -> Engine {
+        let settings = Settings::defaults();
+        let searcher = Searcher::new(settings.search.clone());
+        Engine {
+            game: Game::start(settings.variant),
+            settings,
+            searcher: Arc::new(Mutex::new(searcher)),
+            job: None,
+        }
+    }
+
+    /// Whether a search is running (and has not yet reported its move).
+    pub fn searching(&self) -> bool {
+        self.job
+            .as_ref()
+            .is_some_and(|j| !j.finished.load(Ordering::SeqCst))
+    }
+
+    /// Commands that need the searcher wait for a search that was told to stop (a GUI may send
+    /// `stop` and `go` back to back, as Stockfish allows) and are refused during any other.
+    fn refuse_if_searching(&mut self, command: &str) -> Result<(), ProtocolError> {
+        if self.job.as_ref().is_some_and(|j| j.control.stopped()) {
+            self.wait();
+        }
+        if self.searching() {
+            Err(ProtocolError::Busy(command.to_string()))
+        } else {
+            Ok(())
+        }
+    }
+
+    fn searcher(&self) -> std::sync::MutexGuard<'_, Searcher> {
+        // A search that panicked leaves the lock poisoned; its state is still usable.
+        self.searcher.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Applies an option value (already checked against its range) and its side effects.
+    pub fn set_option(&mut self, spec: &OptionSpec, value: Value) -> Result<(), ProtocolError> {
+        self.refuse_if_searching("setoption")?;
+        self.wait();
+        match (spec.apply)(&mut self.settings, value) {
+            Effect::None => {}
+            Effect::Search => {
+                let options = self.settings.search.clone();
+                self.searcher().set_options(options);
+            }
+            Effect::Variant => {
+                self.game = Game::start(self.settings.variant);
+                self.searcher().new_game();
+            }
+            Effect::ClearHash => self.searcher().new_game(),
+        }
+        Ok(())
+    }
+
+    /// A new game: the searcher forgets what it learnt.
+    pub fn new_game(&mut self) -> Result<(), ProtocolError> {
+        self.refuse_if_searching("new game")?;
+        self.wait();
+        self.searcher().new_game();
+        Ok(())
+    }
+
+    /// Starts searching the current position of `self.game` on the search thread. With no legal
+    /// move there is nothing to search: the empty result is reported at once, here.
+    pub fn go(
+        &mut self,
+        limits: Limits,
+        ponder: bool,
+        mut report: Reporter,
+    ) -> Result<(), ProtocolError> {
+        self.refuse_if_searching("go")?;
+        self.wait();
+        let game = self.game.clone();
+        if game.legal_moves().is_empty() {
+            let none = SearchOutcome {
+                best: None,
+                ponder: None,
+                score: Score::ZERO,
+                depth: 0,
+                nodes: 0,
+            };
+            report(Report::Done(&none));
+            return Ok(());
+        }
+        let control = Arc::new(SearchControl::new(ponder));
+        let finished = Arc::new(AtomicBool::new(false));
+        let searcher = Arc::clone(&self.searcher);
+        let (c, f) = (Arc::clone(&control), Arc::clone(&finished));
+        let handle = std::thread::Builder::new()
+            .name("search".into())
+            .spawn(move || search_thread(searcher, game, limits, c, f, report))
+            .map_err(|e| {
+                ProtocolError::Busy(format!("go (cannot start the search thread: {e})"))
+            })?;
+        self.job = Some(Job {
+            control,
+            finished,
+            handle,
+        });
+        Ok(())
+    }
+
+    /// Asks the running search, if any, to stop and report its move.
+    pub fn stop(&self) {
+        if let Some(job) = &self.job {
+            job.control.stop();
+        }
+    }
+
+    /// Ends the running search's ponder: it becomes a timed search.
+    pub fn ponderhit(&self) {
+        if let Some(job) = &self.job {
+            job.control.ponderhit();
+        }
+    }
+
+    /// Waits until the search thread, if any, has ended.
+    pub fn wait(&mut self) {
+        if let Some(job) = self.job.take() {
+            let _ = job.handle.join();
+        }
+    }
+
+    /// Stops any search and waits for it a little; a search that does not stop in time dies with
+    /// the process.
+    pub fn shutdown(&mut self) {
+        self.stop();
+        let deadline = Instant::now() + Duration::from_millis(500);
+        while self.searching() && Instant::now() < deadline {
+            std::thread::sleep(Duration::from_millis(1));
+        }
+        if !self.searching() {
+            self.wait();
+        }
+    }
+
+    /// The evaluation of the current position broken down by term, from the side to move's
+    /// point of view, in hundredths of a man.
+    pub fn eval_terms(&self) -> Vec<(&'static str, i32)> {
+        eval_terms(self.game.variant(), self.game.position())
+    }
+}
+
+/// The body of the search thread.
+fn search_thread(
+    searcher: Arc<Mutex<Searcher>>,
+    game: Game,
+    limits: Limits,
+    control: Arc<SearchControl>,
+    finished: Arc<AtomicBool>,
+    mut report: Reporter,
+) {
+    let run = std::panic::AssertUnwindSafe(|| {
+        let mut s = searcher.lock().unwrap_or_else(|e| e.into_inner());
+        s.search(&game, &limits, &control, &mut |info| {
+            report(Report::Info(info))
+        })
+    });
+    let outcome = std::panic::catch_unwind(run).unwrap_or_else(|_| {
+        // A bug in the search must not leave the client without a move: play any legal one.
+        log::error!("the search panicked; answering with the first legal move");
+        let best = game.legal_moves().first().copied();
+        SearchOutcome {
+            best,
+            ponder: None,
+            score: Score::ZERO,
+            depth: 0,
+            nodes: 0,
+        }
+    });
+    // UCI and Hub forbid the final move before `stop` (or `ponderhit`) in an infinite or ponder
+    // search, even if the search ended early (a forced win, a depth cap).
+    while (limits.infinite || control.pondering()) && !control.stopped() {
+        std::thread::sleep(Duration::from_millis(1));
+    }
+    finished.store(true, Ordering::SeqCst);
+    report(Report::Done(&outcome));
+}
+
+/// The evaluation by term.
+///
+/// NOTE: a local material count standing in for `crownhead::evaluate_terms` until the real
+/// evaluation lands on main; it mirrors the placeholder search (man 100, king 300).
+pub fn eval_terms(_variant: Variant, pos: &Position) -> Vec<(&'static str, i32)> {
+    let us = pos.side();
+    let them = us.opponent();
+    let men = (pos.men(us).count_ones() as i32 - pos.men(them).count_ones() as i32) * 100;
+    let kings =
+        (pos.kings_of(us).count_ones() as i32 - pos.kings_of(them).count_ones() as i32) * 300;
+    vec![("men", men), ("kings", kings)]
+}

@@ -1,0 +1,342 @@
+//! The text front ends: a UCI-style dialect (`uci.rs`) and Hub v2 extended to 8x8 (`hub.rs`),
+//! both over one engine layer (`engine.rs`) that owns the game, the options and the search
+//! thread. The reader loop here reads stdin line by line, lets the first command choose the
+//! dialect, prints each error as one line of that dialect and carries on.
+//!
+//! Output goes through `Out`, which writes whole lines under a lock and flushes each one, so the
+//! search thread's `info` lines and the reader's answers never interleave mid-line.
+
+pub mod engine;
+pub mod hub;
+pub mod options;
+pub mod uci;
+
+use crate::notation::fen::FenError;
+use crate::notation::move_text::MoveError;
+use std::fmt;
+use std::io::{BufRead, Write};
+use std::sync::{Arc, Mutex};
+
+pub use engine::Engine;
+pub use options::{Frame, Settings};
+
+/// The longest line read; the rest of a longer line is skipped and the line rejected, so that
+/// a stream without newlines cannot exhaust memory.
+pub const MAX_LINE: usize = 64 * 1024;
+
+/// Why a command line was rejected. The loop prints it as one error line and carries on; the
+/// engine's state is unchanged.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ProtocolError {
+    /// The command word is not known.
+    UnknownCommand(String),
+    /// A required argument is missing.
+    Missing {
+        /// The command.
+        command: String,
+        /// What is missing.
+        what: String,
+    },
+    /// A value is malformed or out of range.
+    BadValue {
+        /// What the value is for.
+        what: String,
+        /// The value as given.
+        value: String,
+        /// What is allowed.
+        expected: String,
+    },
+    /// An argument that the command does not take.
+    UnexpectedArgument {
+        /// The command.
+        command: String,
+        /// The argument.
+        argument: String,
+    },
+    /// No option of that name.
+    UnknownOption(String),
+    /// A position that cannot be read.
+    Fen(FenError),
+    /// A move that cannot be read or is not legal.
+    Move {
+        /// The move's index in the list, from 1.
+        index: usize,
+        /// Why.
+        error: MoveError,
+    },
+    /// The command cannot run while a search is going on.
+    Busy(String),
+    /// The line is longer than `MAX_LINE` bytes.
+    LineTooLong(usize),
+    /// Quoting or other syntax is broken.
+    Syntax(String),
+}
+
+impl fmt::Display for ProtocolError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ProtocolError::UnknownCommand(c) => write!(f, "unknown command '{}'", clip(c)),
+            ProtocolError::Missing { command, what } => write!(f, "{command}: missing {what}"),
+            ProtocolError::BadValue {
+                what,
+                value,
+                expected,
+            } => {
+                write!(
+                    f,
+                    "{what}: bad value '{}' (expected {expected})",
+                    clip(value)
+                )
+            }
+            ProtocolError::UnexpectedArgument { command, argument } => {
+                write!(f, "{command}: unexpected argument '{}'", clip(argument))
+            }
+            ProtocolError::UnknownOption(o) => write!(f, "unknown option '{}'", clip(o)),
+            ProtocolError::Fen(e) => write!(f, "invalid FEN '{}': {}", clip(&e.fen), e.problem),
+            ProtocolError::Move { index, error } => write!(f, "move {index}: {error}"),
+            ProtocolError::Busy(c) => {
+                write!(f, "{c}: not allowed while searching (send stop first)")
+            }
+            ProtocolError::LineTooLong(n) => {
+                write!(f, "line too long ({n} bytes, at most {MAX_LINE})")
+            }
+            ProtocolError::Syntax(s) => write!(f, "syntax: {}", clip(s)),
+        }
+    }
+}
+
+impl std::error::Error for ProtocolError {}
+
+impl From<FenError> for ProtocolError {
+    fn from(e: FenError) -> Self {
+        ProtocolError::Fen(e)
+    }
+}
+
+/// Echoed input cut to a readable length with control characters replaced, so that an error
+/// line stays one short printable line whatever was sent.
+pub fn clip(text: &str) -> String {
+    let mut s: String = text
+        .chars()
+        .take(60)
+        .map(|c| {
+            if c.is_control() || c == '\u{FFFD}' {
+                '?'
+            } else {
+                c
+            }
+        })
+        .collect();
+    if text.chars().count() > 60 {
+        s.push_str("...");
+    }
+    s
+}
+
+/// Protocol output: whole lines, flushed at once, shared by the reader and the search thread.
+#[derive(Clone)]
+pub struct Out {
+    sink: Arc<Mutex<Box<dyn Write + Send>>>,
+}
+
+impl Out {
+    /// Output to any writer (tests use a buffer).
+    pub fn new(sink: Box<dyn Write + Send>) -> Out {
+        Out {
+            sink: Arc::new(Mutex::new(sink)),
+        }
+    }
+
+    /// Output to stdout.
+    pub fn stdout() -> Out {
+        Out::new(Box::new(std::io::stdout()))
+    }
+
+    /// Writes one line and flushes it. If the reader of our output has gone there is no one to
+    /// talk to, so the process ends.
+    pub fn line(&self, text: &str) {
+        let mut sink = self.sink.lock().unwrap_or_else(|e| e.into_inner());
+        log::trace!(">> {text}");
+        if writeln!(sink, "{text}").and_then(|_| sink.flush()).is_err() {
+            log::debug!("stdout closed; exiting");
+            std::process::exit(0);
+        }
+    }
+}
+
+/// What a dialect asks the loop to do after a line.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Flow {
+    /// Read the next line.
+    Continue,
+    /// Stop reading and exit.
+    Quit,
+}
+
+/// The two dialects, chosen by the first command.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DialectKind {
+    /// The UCI-style dialect.
+    Uci,
+    /// Hub v2 extended to 8x8.
+    Hub,
+}
+
+enum Dialect {
+    Uci(uci::Uci),
+    Hub(hub::Hub),
+}
+
+impl Dialect {
+    fn handle(
+        &mut self,
+        engine: &mut Engine,
+        out: &Out,
+        line: &str,
+    ) -> Result<Flow, ProtocolError> {
+        match self {
+            Dialect::Uci(d) => d.handle(engine, out, line),
+            Dialect::Hub(d) => d.handle(engine, out, line),
+        }
+    }
+
+    fn error_line(&self, e: &ProtocolError) -> String {
+        match self {
+            Dialect::Uci(_) => uci::error_line(e),
+            Dialect::Hub(_) => hub::error_line(e),
+        }
+    }
+}
+
+/// Reads one line of at most `MAX_LINE` bytes (the rest is skipped). `Ok(None)` at end of input;
+/// `Err(n)` for a longer line of `n` bytes. Invalid UTF-8 is replaced, not rejected here, so the
+/// dialect reports it as an unknown command or a bad value like any other garbage.
+fn read_line(input: &mut dyn BufRead) -> std::io::Result<Option<Result<String, usize>>> {
+    let mut buf = Vec::new();
+    let mut total = 0usize;
+    let mut newline = false;
+    loop {
+        let chunk = input.fill_buf()?;
+        if chunk.is_empty() {
+            if total == 0 {
+                return Ok(None);
+            }
+            break;
+        }
+        let (take, done) = match chunk.iter().position(|&b| b == b'\n') {
+            Some(i) => (i + 1, true),
+            None => (chunk.len(), false),
+        };
+        if buf.len() < MAX_LINE {
+            let room = MAX_LINE - buf.len();
+            buf.extend_from_slice(&chunk[..take.min(room)]);
+        }
+        total += take;
+        input.consume(take);
+        if done {
+            newline = true;
+            break;
+        }
+    }
+    let content = total - usize::from(newline);
+    if content > MAX_LINE {
+        return Ok(Some(Err(content)));
+    }
+    let text = String::from_utf8_lossy(&buf);
+    Ok(Some(Ok(text.trim_end_matches(['\n', '\r']).to_string())))
+}
+
+/// Runs the protocol loop until `quit` or end of input. `dialect` is `None` when the first
+/// command chooses: `hub` starts Hub, anything else is read as the UCI-style dialect.
+pub fn run(input: &mut dyn BufRead, out: Out, dialect: Option<DialectKind>) {
+    let mut engine = Engine::new();
+    let mut current = dialect.map(|k| match k {
+        DialectKind::Uci => Dialect::Uci(uci::Uci::new()),
+        DialectKind::Hub => Dialect::Hub(hub::Hub::new()),
+    });
+    // A read error on stdin ends the session like end of input.
+    while let Ok(Some(line)) = read_line(input) {
+        log::trace!("<< {line:?}");
+        if matches!(&line, Ok(l) if l.trim().is_empty()) {
+            continue;
+        }
+        let dialect = current.get_or_insert_with(|| match &line {
+            Ok(l) if l.split_whitespace().next() == Some("hub") => Dialect::Hub(hub::Hub::new()),
+            _ => Dialect::Uci(uci::Uci::new()),
+        });
+        let result = match line {
+            Ok(l) => dialect.handle(&mut engine, &out, &l),
+            Err(n) => Err(ProtocolError::LineTooLong(n)),
+        };
+        match result {
+            Ok(Flow::Continue) => {}
+            Ok(Flow::Quit) => break,
+            Err(e) => {
+                log::debug!("error: {e}");
+                out.line(&dialect.error_line(&e));
+            }
+        }
+    }
+    engine.shutdown();
+}
+
+/// Runs the loop on stdin and stdout.
+pub fn run_stdio(dialect: Option<DialectKind>) {
+    let stdin = std::io::stdin();
+    let mut lock = stdin.lock();
+    run(&mut lock, Out::stdout(), dialect);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn long_lines_are_cut_and_reported() {
+        let mut text = vec![b'a'; MAX_LINE + 10];
+        text.extend_from_slice(b"\nisready\r\nlast");
+        let mut input = std::io::Cursor::new(text);
+        assert_eq!(read_line(&mut input).unwrap(), Some(Err(MAX_LINE + 10)));
+        assert_eq!(read_line(&mut input).unwrap(), Some(Ok("isready".into())));
+        assert_eq!(read_line(&mut input).unwrap(), Some(Ok("last".into())));
+        assert_eq!(read_line(&mut input).unwrap(), None);
+    }
+
+    fn session(input: &str, dialect: Option<DialectKind>) -> String {
+        #[derive(Clone)]
+        struct Shared(Arc<Mutex<Vec<u8>>>);
+        impl Write for Shared {
+            fn write(&mut self, b: &[u8]) -> std::io::Result<usize> {
+                self.0.lock().unwrap().extend_from_slice(b);
+                Ok(b.len())
+            }
+            fn flush(&mut self) -> std::io::Result<()> {
+                Ok(())
+            }
+        }
+        let buf = Shared(Arc::new(Mutex::new(Vec::new())));
+        run(
+            &mut std::io::Cursor::new(input.as_bytes().to_vec()),
+            Out::new(Box::new(buf.clone())),
+            dialect,
+        );
+        let bytes = buf.0.lock().unwrap().clone();
+        String::from_utf8(bytes).unwrap()
+    }
+
+    #[test]
+    fn the_first_command_chooses_the_dialect() {
+        assert!(session("\n  \nhub\nping\n", None).ends_with("wait\npong\n"));
+        assert_eq!(
+            session("isready\nhub\n", None),
+            "readyok\ninfo string error: unknown command 'hub'\n"
+        );
+        assert_eq!(session("ping\n", Some(DialectKind::Hub)), "pong\n");
+    }
+
+    #[test]
+    fn clip_keeps_errors_printable() {
+        assert_eq!(clip("a\u{0}b"), "a?b");
+        assert!(clip(&"x".repeat(500)).len() < 70);
+    }
+}
