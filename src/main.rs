@@ -71,8 +71,7 @@ fn main() -> ExitCode {
     env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("off")).init();
     // Protocol dispatch, before clap: `crownhead` alone reads the protocol on stdin (the first
     // command chooses the dialect), and `crownhead hub [--key=value ...]` starts Hub at once,
-    // ignoring the arguments that lidraughts-bot appends and clap would reject. Because of this
-    // block, clap's `None` arm below is never reached.
+    // ignoring the arguments that lidraughts-bot appends and clap would reject.
     let mut args = std::env::args().skip(1);
     match args.next().as_deref() {
         None => {
@@ -89,7 +88,10 @@ fn main() -> ExitCode {
     // End of protocol dispatch.
     let cli = Cli::parse();
     let result = match cli.command {
-        None => Err("the protocol loop is not built yet".to_string()),
+        None => {
+            crownhead::protocol::run_stdio(None);
+            Ok(())
+        }
         Some(Command::Bench {
             depth,
             threads,

@@ -236,13 +236,7 @@ fn search_thread(
 
 /// The evaluation by term.
 ///
-/// NOTE: a local material count standing in for `crownhead::evaluate_terms` until the real
-/// evaluation lands on main; it mirrors the placeholder search (man 100, king 300).
-pub fn eval_terms(_variant: Variant, pos: &Position) -> Vec<(&'static str, i32)> {
-    let us = pos.side();
-    let them = us.opponent();
-    let men = (pos.men(us).count_ones() as i32 - pos.men(them).count_ones() as i32) * 100;
-    let kings =
-        (pos.kings_of(us).count_ones() as i32 - pos.kings_of(them).count_ones() as i32) * 300;
-    vec![("men", men), ("kings", kings)]
+/// The evaluation of the current position by term, from the side to move's point of view.
+pub fn eval_terms(variant: Variant, pos: &Position) -> Vec<(&'static str, i32)> {
+    crate::evaluate_terms(variant, pos)
 }
