@@ -13,6 +13,7 @@ pub mod pdn;
 pub mod perft;
 pub mod position;
 pub mod search;
+pub mod tools;
 pub mod variant;
 pub mod zobrist;
 
