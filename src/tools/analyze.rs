@@ -362,7 +362,7 @@ fn analyze_game(
                 f64::from(loss) / 100.0,
                 format_score(before.score)
             ));
-        } else if !was_best && !best_text.is_empty() {
+        } else if loss > 0 && !best_text.is_empty() {
             comment.push_str(&format!(
                 " (best {best_text} {})",
                 format_score(before.score)

@@ -206,14 +206,19 @@ pub fn run(args: MatchArgs) -> Result<(), String> {
                         first_is_white,
                         &settings,
                     );
-                    for (i, e) in engines.iter().enumerate() {
-                        if let Some(e) = e {
-                            names.lock().unwrap_or_else(|p| p.into_inner())[i] = e.name.clone();
-                        }
+                    {
+                        // The names the engines gave, as the game's tags show them.
+                        let (w, b) = (record.pdn.tag("White"), record.pdn.tag("Black"));
+                        let (first, second) = if first_is_white { (w, b) } else { (b, w) };
+                        let mut n = names.lock().unwrap_or_else(|p| p.into_inner());
+                        n[0] = first.unwrap_or(&n[0]).to_string();
+                        n[1] = second.unwrap_or(&n[1]).to_string();
                     }
                     let mut record = record;
-                    record.pdn.set_tag("Event", "crownhead match");
-                    record.pdn.set_tag("Round", (index + 1).to_string());
+                    // Event and Round lead the tags, as PDN's seven-tag roster does.
+                    record.pdn.tags.retain(|(n, _)| n != "Event" && n != "Round");
+                    record.pdn.tags.insert(0, ("Event".into(), "crownhead match".into()));
+                    record.pdn.tags.insert(1, ("Round".into(), (index + 1).to_string()));
                     let mut t = totals.lock().unwrap_or_else(|p| p.into_inner());
                     account(&mut t, &record, first_is_white);
                     let line = progress_line(&t, index, args.games, &record, sprt);
@@ -357,16 +362,13 @@ fn account(t: &mut Totals, r: &GameRecord, first_is_white: bool) {
         let engine = usize::from(color != first_color);
         t.faults[engine][fault_index(fault)] += 1;
     }
-    // Group reasons without the engine names they may carry.
-    let key = r
-        .reason
-        .split(" by ")
-        .next()
-        .unwrap_or(&r.reason)
-        .split(':')
-        .next()
-        .unwrap_or("")
-        .to_string();
+    // Group endings by kind, without the engine names and moves that faults carry.
+    let key = match r.fault {
+        Some((_, Fault::Illegal)) => "illegal move".to_string(),
+        Some((_, Fault::Crash)) => "crash".to_string(),
+        Some((_, Fault::Time)) => "time forfeit".to_string(),
+        None => r.reason.split(':').next().unwrap_or("").to_string(),
+    };
     match t.reasons.iter_mut().find(|(k, _)| *k == key) {
         Some(slot) => slot.1 += 1,
         None => t.reasons.push((key, 1)),

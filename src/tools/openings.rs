@@ -92,8 +92,7 @@ pub fn parse_openings(text: &str, variant: Variant) -> Result<Vec<Opening>, Open
         } else {
             let moves = body
                 .split_whitespace()
-                .map(|w| w.trim_start_matches(|c: char| c.is_ascii_digit() || c == '.'))
-                .map(|w| if w.contains(['-', 'x', ':']) { w } else { "" })
+                .map(strip_number)
                 .filter(|w| !w.is_empty())
                 .map(str::to_string)
                 .collect();
@@ -115,6 +114,17 @@ pub fn parse_openings(text: &str, variant: Variant) -> Result<Vec<Opening>, Open
         openings.push(opening);
     }
     Ok(openings)
+}
+
+/// `1.`, `12...` and `1.11-15` lose their move number; moves pass through; a bare number is
+/// dropped.
+fn strip_number(word: &str) -> &str {
+    let digits = word.bytes().take_while(u8::is_ascii_digit).count();
+    match word[digits..].strip_prefix('.') {
+        Some(rest) if digits > 0 => rest.trim_start_matches('.'),
+        _ if digits == word.len() => "",
+        _ => word,
+    }
 }
 
 /// The built-in opening set of a variant.

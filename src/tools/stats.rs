@@ -29,7 +29,8 @@ pub fn expected_score(elo: f64) -> f64 {
 
 /// The Elo difference that gives the expected score `s` (0 < s < 1).
 pub fn elo_from_score(s: f64) -> f64 {
-    -400.0 * (1.0 / s - 1.0).log10()
+    // `+ 0.0` turns the -0.0 of an even score into 0.0 for printing.
+    -400.0 * (1.0 / s - 1.0).log10() + 0.0
 }
 
 impl Tally {
