@@ -14,7 +14,12 @@ use std::io::{BufRead, Write};
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
-    let arg = |key: &str| args.iter().position(|a| a == key).and_then(|i| args.get(i + 1)).cloned();
+    let arg = |key: &str| {
+        args.iter()
+            .position(|a| a == key)
+            .and_then(|i| args.get(i + 1))
+            .cloned()
+    };
     let fault = arg("--fault").unwrap_or_else(|| "none".into());
     let after: u32 = arg("--after").and_then(|n| n.parse().ok()).unwrap_or(1);
     let name = arg("--name").unwrap_or_else(|| "Fixture".into());

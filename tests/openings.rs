@@ -6,14 +6,20 @@ use crownhead::Variant;
 use std::collections::HashSet;
 
 fn check(file: &str, variant: Variant, expected: usize) {
-    let text = std::fs::read_to_string(format!("{}/positions/{file}", env!("CARGO_MANIFEST_DIR"))).unwrap();
-    let openings: Vec<Opening> = parse_openings(&text, variant).unwrap_or_else(|e| panic!("{file}: {e}"));
+    let text = std::fs::read_to_string(format!("{}/positions/{file}", env!("CARGO_MANIFEST_DIR")))
+        .unwrap();
+    let openings: Vec<Opening> =
+        parse_openings(&text, variant).unwrap_or_else(|e| panic!("{file}: {e}"));
     assert_eq!(openings.len(), expected, "{file}");
     let mut seen = HashSet::new();
     for o in &openings {
         let game = o.game(variant);
         assert!(game.outcome().is_none(), "{file}: {} ends the game", o.name);
-        assert!(seen.insert(*game.position()), "{file}: {} repeats a position", o.name);
+        assert!(
+            seen.insert(*game.position()),
+            "{file}: {} repeats a position",
+            o.name
+        );
     }
 }
 

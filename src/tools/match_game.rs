@@ -84,6 +84,9 @@ pub struct GameRecord {
     pub fault: Option<(Color, Fault)>,
 }
 
+/// How a game ended: the result, why in words, and the fault that decided it, if any.
+type Ending = (GameResult, String, Option<(Color, Fault)>);
+
 /// Score streaks for the optional adjudication, counted in plies.
 #[derive(Default)]
 struct Streaks {
@@ -153,7 +156,7 @@ pub fn play_game(
     let mut clocks = [base, base];
     let mut streaks = Streaks::default();
 
-    let mut end: Option<(GameResult, String, Option<(Color, Fault)>)> = None;
+    let mut end: Option<Ending> = None;
     for (color, engine) in [(Color::White, &mut *white), (Color::Black, &mut *black)] {
         if let Err(f) = engine.new_game(s.timeout) {
             end = Some(forfeit(color, &names, f));

@@ -197,7 +197,7 @@ pub fn run(args: MatchArgs) -> Result<(), String> {
                         break;
                     }
                     let opening = &openings[(index / 2) % openings.len()];
-                    let first_is_white = index % 2 == 0;
+                    let first_is_white = index.is_multiple_of(2);
                     let record = play_one(
                         &mut engines,
                         &args.engines,
@@ -216,9 +216,18 @@ pub fn run(args: MatchArgs) -> Result<(), String> {
                     }
                     let mut record = record;
                     // Event and Round lead the tags, as PDN's seven-tag roster does.
-                    record.pdn.tags.retain(|(n, _)| n != "Event" && n != "Round");
-                    record.pdn.tags.insert(0, ("Event".into(), "crownhead match".into()));
-                    record.pdn.tags.insert(1, ("Round".into(), (index + 1).to_string()));
+                    record
+                        .pdn
+                        .tags
+                        .retain(|(n, _)| n != "Event" && n != "Round");
+                    record
+                        .pdn
+                        .tags
+                        .insert(0, ("Event".into(), "crownhead match".into()));
+                    record
+                        .pdn
+                        .tags
+                        .insert(1, ("Round".into(), (index + 1).to_string()));
                     let mut t = totals.lock().unwrap_or_else(|p| p.into_inner());
                     account(&mut t, &record, first_is_white);
                     let line = progress_line(&t, index, args.games, &record, sprt);

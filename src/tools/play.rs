@@ -252,7 +252,9 @@ impl Session {
                     short_text(&mv, &pos, self.variant, self.style())
                 )
             }
-            Err(MoveError::Syntax(t)) if t.contains(['-', 'x', ':']) => {
+            Err(MoveError::Syntax(t))
+                if t.contains(['-', 'x', ':']) && t.contains(|c: char| c.is_ascii_digit()) =>
+            {
                 format!("'{t}' is not a move: squares are dark squares, 1-32 or a name such as c3. Legal moves: {}", self.legal_list())
             }
             Err(MoveError::Syntax(t)) => {
