@@ -268,11 +268,7 @@ pub fn play_game(
 }
 
 /// The loss of the side whose engine failed.
-fn forfeit(
-    side: Color,
-    names: &[String; 2],
-    f: Failure,
-) -> (GameResult, String, Option<(Color, Fault)>) {
+fn forfeit(side: Color, names: &[String; 2], f: Failure) -> Ending {
     let name = &names[side.index()];
     let (fault, reason) = match &f {
         Failure::Timeout => (Fault::Time, format!("time forfeit by {name}")),
