@@ -36,6 +36,7 @@ import subprocess
 import sys
 import time
 
+sys.dont_write_bytecode = True  # keep scripts/ free of __pycache__
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import pydraughts_bridge as pb  # noqa: E402  (standard library only at import time)
 
@@ -44,15 +45,16 @@ import pydraughts_bridge as pb  # noqa: E402  (standard library only at import t
 # Positions from random games
 # --------------------------------------------------------------------------------------------
 
-def random_positions(engine: "pb.Engine", count: int, seed: int, max_plies: int):
+def random_positions(gen: "pb.Generator", count: int, seed: int, max_plies: int):
     """Distinct positions from seeded uniformly random games, each with pydraughts' moves.
 
-    Returns (positions, games): positions is a list of (FEN in RULES.md frame, list of PdMove).  Games start from the variant's
-    start position and end when the side to move has no move or after ``max_plies`` plies.
-    Positions in which a side has no pieces at all are skipped (nothing to cross-check).
+    Returns (positions, games), positions being a list of (FEN in the RULES.md frame, list of
+    PdMove).  Games start from the variant's start position and end when the side to move has no
+    move or after ``max_plies`` plies.  Positions in which a side has no pieces at all are
+    skipped (the game is over; nothing to cross-check).
     """
-    rng = random.Random(f"crownhead-crosscheck:{engine.variant}:{seed}")
-    start = engine.hub(pb.START_FENS[engine.variant])
+    rng = random.Random(f"crownhead-crosscheck:{gen.variant}:{seed}")
+    start = gen.hub(pb.START_FENS[gen.variant])
     seen = set()
     out = []
     games = 0
@@ -60,16 +62,16 @@ def random_positions(engine: "pb.Engine", count: int, seed: int, max_plies: int)
         games += 1
         hub = start
         for _ in range(max_plies):
-            moves = engine.legal_moves(hub)
+            moves = gen.legal_moves(hub)
             board = hub[1:]
             if hub not in seen and "w" in board.lower() and "b" in board.lower():
                 seen.add(hub)
-                out.append((engine.fen(hub), moves))
+                out.append((gen.fen(hub), moves))
                 if len(out) >= count:
                     break
             if not moves:
                 break
-            hub = engine.play(hub, rng.choice(moves))
+            hub = gen.play(hub, rng.choice(moves))
     return out, games
 
 
@@ -113,8 +115,8 @@ def check_variant(args, variant: str) -> tuple:
               "(build it with `cargo build --release` or pass --engine PATH)")
         return 0, 1
     t0 = time.time()
-    engine = pb.Engine(variant)
-    positions, games = random_positions(engine, args.positions, args.seed, args.max_plies)
+    gen = pb.Generator(variant)
+    positions, games = random_positions(gen, args.positions, args.seed, args.max_plies)
     t1 = time.time()
     fens = [fen for fen, _ in positions]
     try:
@@ -153,8 +155,8 @@ def check_variant(args, variant: str) -> tuple:
     if shown < mismatches + errors:
         print(f"{variant}: ... {mismatches + errors - shown} more not shown (--max-report)")
     status = "OK" if not (mismatches or errors) else "FAIL"
-    print(f"{variant}: {status} {len(positions)} positions from {games} games, {n_moves} moves ({n_captures} captures, "
-          f"{n_multi} multi-captures, {n_empty} positions without moves), "
+    print(f"{variant}: {status} {len(positions)} positions from {games} games, {n_moves} moves "
+          f"({n_captures} captures, {n_multi} multi-captures, {n_empty} positions without moves), "
           f"{mismatches} mismatches, {errors} engine errors "
           f"[pydraughts {t1 - t0:.1f}s, crownhead {t2 - t1:.1f}s, seed {args.seed}]")
     return mismatches, errors
@@ -186,17 +188,17 @@ def self_test(args) -> int:
     report(pb.format_fen(side, pieces) == "W:W21,22,23,K30:BK1,2,3", "FEN ranges and kings")
 
     for variant in args.variants:
-        engine = pb.Engine(variant)
-        start = engine.hub(pb.START_FENS[variant])
-        report(engine.fen(start) == pb.format_fen(*pb.parse_fen(pb.START_FENS[variant])),
-               f"{variant}: start FEN round trip {engine.fen(start)}")
-        moves = {m.notation for m in engine.legal_moves(start)}
-        report(moves == pb.START_MOVES[variant],
-               f"{variant}: start moves {' '.join(sorted(moves, key=lambda s: tuple(map(int, s.split('-')))))}")
+        gen = pb.Generator(variant)
+        start = gen.hub(pb.START_FENS[variant])
+        report(gen.fen(start) == pb.format_fen(*pb.parse_fen(pb.START_FENS[variant])),
+               f"{variant}: start FEN round trip {gen.fen(start)}")
+        moves = sorted(gen.legal_moves(start), key=lambda m: m.path)
+        report({m.notation for m in moves} == pb.START_MOVES[variant],
+               f"{variant}: start moves {' '.join(m.notation for m in moves)}")
 
         # Perft from the start position (paths and unique).
         t = time.time()
-        paths, unique = engine.perft(start, args.depth)
+        paths, unique = gen.perft(start, args.depth)
         expected = pb.START_PERFT[variant][:args.depth]
         report(list(zip(paths, unique)) == expected,
                f"{variant}: start perft 1..{args.depth} paths {paths} unique {unique} "
@@ -207,12 +209,15 @@ def self_test(args) -> int:
             if v != variant:
                 continue
             d = min(3, len(exp))
-            p, u = engine.perft(engine.hub(fen), d)
+            p, u = gen.perft(gen.hub(fen), d)
             report(list(zip(p, u)) == exp[:d], f"{variant}: {fen} ({rule}) perft 1..{d} "
                    f"{' '.join(f'{a}/{b}' for a, b in zip(p, u))}")
 
         # Frame conversion versus pydraughts' public API on random-game positions.
-        positions, _ = random_positions(engine, args.positions, args.seed, args.max_plies)
+        positions, _ = random_positions(gen, args.positions, args.seed, args.max_plies)
+        repeated = sum(len({m.notation for m in moves}) != len(moves) for _, moves in positions)
+        report(repeated == 0, f"{variant}: pydraughts never lists one path twice "
+               f"({repeated} positions where it does)")
         bad = 0
         for fen, moves in positions:
             side, pieces = pb.parse_fen(fen)

@@ -45,7 +45,6 @@ REPO_ROOT = os.path.dirname(SCRIPTS_DIR)
 DEFAULT_VENV = os.path.join(SCRIPTS_DIR, ".venv-pydraughts")
 _REEXEC_MARK = "_CROWNHEAD_PYDRAUGHTS_REEXEC"
 
-START_FEN = "W:W21-32:B1-12"  # russian; english is the same with B to move
 START_FENS = {"russian": "W:W21-32:B1-12", "english": "B:W21-32:B1-12"}
 
 
@@ -91,8 +90,10 @@ def bootstrap() -> None:
     if subprocess.run([python, "-c", probe], stdout=subprocess.DEVNULL,
                       stderr=subprocess.DEVNULL).returncode != 0:
         _log(f"installing pydraughts=={PYDRAUGHTS_VERSION} into {venv}")
-        subprocess.run([python, "-m", "pip", "install", "--disable-pip-version-check", "-q",
-                        f"pydraughts=={PYDRAUGHTS_VERSION}"], check=True)
+        if subprocess.run([python, "-m", "pip", "install", "--disable-pip-version-check", "-q",
+                           f"pydraughts=={PYDRAUGHTS_VERSION}"]).returncode != 0:
+            sys.exit(f"error: could not install pydraughts=={PYDRAUGHTS_VERSION} into {venv} "
+                     "(is PyPI reachable? if the venv is broken, delete it and retry)")
     os.environ[_REEXEC_MARK] = "1"
     script = os.path.abspath(sys.argv[0])
     sys.stdout.flush()
@@ -220,7 +221,7 @@ class PdMove(NamedTuple):
         return self.path[0], self.path[-1], frozenset(self.captured), self.crowns
 
 
-class Engine:
+class Generator:
     """Thin wrapper around pydraughts' internal Game for one variant (needs ``bootstrap()``)."""
 
     def __init__(self, variant: str):

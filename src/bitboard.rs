@@ -13,6 +13,7 @@ use std::fmt;
 pub type Bitboard = u64;
 
 /// Every real square of the board.
+#[allow(clippy::unusual_byte_groupings)] // grouped by rows of the padded layout
 pub const BOARD: Bitboard = 0b1111_1111_0_1111_1111_0_1111_1111_0_1111_1111;
 
 /// Squares 1-4 (rank 8): where White's men are crowned.
@@ -236,7 +237,7 @@ impl Square {
     /// File index, 0 (a) to 7 (h).
     pub const fn file(self) -> u32 {
         let r = self.row();
-        2 * (self.0 as u32 % 4) + if r % 2 == 0 { 1 } else { 0 }
+        2 * (self.0 as u32 % 4) + if r.is_multiple_of(2) { 1 } else { 0 }
     }
 
     /// Rank, 1 to 8.
@@ -251,7 +252,7 @@ impl Square {
         }
         let row = 8 - rank;
         // Dark squares: a1 (file 0, rank 1) is dark, so file + rank is odd.
-        if (file + rank) % 2 == 0 {
+        if (file + rank).is_multiple_of(2) {
             return None;
         }
         Some(Square((row * 4 + file / 2) as u8))
@@ -286,7 +287,15 @@ mod tests {
 
     #[test]
     fn numbering_matches_rules_table() {
-        let names = [(1, "b8"), (4, "h8"), (5, "a7"), (13, "a5"), (29, "a1"), (32, "g1"), (22, "c3")];
+        let names = [
+            (1, "b8"),
+            (4, "h8"),
+            (5, "a7"),
+            (13, "a5"),
+            (29, "a1"),
+            (32, "g1"),
+            (22, "c3"),
+        ];
         for (n, name) in names {
             assert_eq!(Square::from_number(n).unwrap().algebraic(), name);
         }
@@ -312,7 +321,9 @@ mod tests {
                 let f = s.file() as i32 + df;
                 let r = s.rank() as i32 + dr;
                 let expected = if (0..8).contains(&f) && (1..=8).contains(&r) {
-                    Square::from_file_rank(f as u32, r as u32).map(|t| t.bit()).unwrap_or(0)
+                    Square::from_file_rank(f as u32, r as u32)
+                        .map(|t| t.bit())
+                        .unwrap_or(0)
                 } else {
                     0
                 };

@@ -99,7 +99,13 @@ pub struct Game {
 impl Game {
     /// A game from `start`, with no history before it.
     pub fn new(variant: Variant, start: Position) -> Game {
-        Game { variant, positions: vec![start], counters: vec![DrawCounters::default()], moves: vec![], ended: None }
+        Game {
+            variant,
+            positions: vec![start],
+            counters: vec![DrawCounters::default()],
+            moves: vec![],
+            ended: None,
+        }
     }
 
     /// A game from the variant's start position.
@@ -156,7 +162,10 @@ impl Game {
         if !legal.iter().any(|m| m.same_effect(&mv)) {
             return Err(MoveError::Illegal {
                 text: crate::full_text(&mv, crate::SquareStyle::Numeric),
-                legal: legal.iter().map(|m| crate::full_text(m, crate::SquareStyle::Numeric)).collect(),
+                legal: legal
+                    .iter()
+                    .map(|m| crate::full_text(m, crate::SquareStyle::Numeric))
+                    .collect(),
             });
         }
         self.push_unchecked(&pos, mv);
@@ -202,7 +211,12 @@ impl Game {
         // Positions before the last capture or man move cannot recur; same side to move means
         // every second position.
         let first = n.saturating_sub(window + 1);
-        self.positions[first..n].iter().rev().step_by(2).filter(|p| *p == current).count()
+        self.positions[first..n]
+            .iter()
+            .rev()
+            .step_by(2)
+            .filter(|p| *p == current)
+            .count()
     }
 
     /// The result, if the game has ended.
@@ -212,9 +226,17 @@ impl Game {
         }
         let pos = self.position();
         if self.legal_moves().is_empty() {
-            return Some(Outcome { result: GameResult::win_for(pos.side().opponent()), reason: EndReason::NoLegalMove });
+            return Some(Outcome {
+                result: GameResult::win_for(pos.side().opponent()),
+                reason: EndReason::NoLegalMove,
+            });
         }
-        let draw = |rule| Some(Outcome { result: GameResult::Draw, reason: EndReason::Draw(rule) });
+        let draw = |rule| {
+            Some(Outcome {
+                result: GameResult::Draw,
+                reason: EndReason::Draw(rule),
+            })
+        };
         if self.repetitions() >= 3 {
             return draw(DrawRule::Repetition);
         }

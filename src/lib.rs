@@ -5,6 +5,7 @@
 #![warn(missing_docs)]
 
 pub mod bitboard;
+pub mod eval;
 pub mod game;
 pub mod movegen;
 pub mod moves;
@@ -14,10 +15,12 @@ pub mod perft;
 pub mod position;
 pub mod search;
 pub mod tools;
+pub mod tt;
 pub mod variant;
 pub mod zobrist;
 
 pub use bitboard::{Bitboard, Color, Square};
+pub use eval::{evaluate, evaluate_terms};
 pub use game::{EndReason, Game, GameResult, Outcome};
 pub use movegen::Counting;
 pub use moves::Move;
@@ -25,4 +28,7 @@ pub use notation::fen::{parse_fen, to_fen, FenError};
 pub use notation::move_text::{full_text, parse_move, short_text, MoveError};
 pub use notation::SquareStyle;
 pub use position::Position;
+pub use search::{
+    Limits, Score, SearchControl, SearchInfo, SearchOptions, SearchOutcome, Searcher,
+};
 pub use variant::{DrawCounters, DrawRule, English, Rules, Russian, Variant};

@@ -8,7 +8,11 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 #[derive(Parser)]
-#[command(name = "crownhead", version, about = "A checkers engine for Russian and English draughts")]
+#[command(
+    name = "crownhead",
+    version,
+    about = "A checkers engine for Russian and English draughts"
+)]
 struct Cli {
     #[command(subcommand)]
     command: Option<Command>,
@@ -37,6 +41,18 @@ enum Command {
         #[arg(long)]
         threads: Option<usize>,
     },
+    /// Search the built-in bench positions to a fixed depth; the last line is `Nodes: N  NPS: M`.
+    Bench {
+        /// Depth in plies.
+        #[arg(long, short, default_value_t = crownhead::search::bench::DEFAULT_DEPTH)]
+        depth: u32,
+        /// Search threads.
+        #[arg(long, default_value_t = 1)]
+        threads: usize,
+        /// Transposition table size in MiB (cleared before every position, so kept small).
+        #[arg(long, default_value_t = 16)]
+        hash: usize,
+    },
     /// Read FENs from stdin, one per line, and print each one's legal moves on one line.
     Moves {
         /// russian or english.
@@ -64,10 +80,24 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
         None => Err("the protocol loop is not built yet".to_string()),
-        Some(Command::Perft { depth, variant, fen, divide, paths, threads }) => {
-            run_perft(depth, variant, fen, divide, paths, threads)
-        }
-        Some(Command::Moves { variant, paths, algebraic }) => run_moves(variant, paths, algebraic),
+        Some(Command::Bench {
+            depth,
+            threads,
+            hash,
+        }) => run_bench(depth, threads, hash),
+        Some(Command::Perft {
+            depth,
+            variant,
+            fen,
+            divide,
+            paths,
+            threads,
+        }) => run_perft(depth, variant, fen, divide, paths, threads),
+        Some(Command::Moves {
+            variant,
+            paths,
+            algebraic,
+        }) => run_moves(variant, paths, algebraic),
         // --- tools ---
         Some(Command::Analyze(args)) => crownhead::tools::analyze::run(args),
         Some(Command::Match(args)) => crownhead::tools::matches::run(args),
@@ -110,7 +140,10 @@ fn run_perft(
         if n == 0 || n > 1024 {
             return Err(format!("threads {n} is out of range (1-1024)"));
         }
-        rayon::ThreadPoolBuilder::new().num_threads(n).build_global().map_err(|e| e.to_string())?;
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(n)
+            .build_global()
+            .map_err(|e| e.to_string())?;
     }
     let counting = counting(paths);
     let start = Instant::now();
@@ -132,8 +165,22 @@ fn run_perft(
     Ok(())
 }
 
+fn run_bench(depth: u32, threads: usize, hash: usize) -> Result<(), String> {
+    if !(1..=100).contains(&depth) || !(1..=1024).contains(&threads) || !(1..=65536).contains(&hash)
+    {
+        return Err("bench: depth 1-100, threads 1-1024, hash 1-65536 MiB".to_string());
+    }
+    crownhead::search::bench::run(depth, threads, hash, &mut |line| println!("{line}"))
+        .map_err(|e| e.to_string())?;
+    Ok(())
+}
+
 fn run_moves(variant: Variant, paths: bool, algebraic: bool) -> Result<(), String> {
-    let style = if algebraic { crownhead::SquareStyle::Algebraic } else { crownhead::SquareStyle::Numeric };
+    let style = if algebraic {
+        crownhead::SquareStyle::Algebraic
+    } else {
+        crownhead::SquareStyle::Numeric
+    };
     let stdin = std::io::stdin();
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
     for line in stdin.lock().lines() {
@@ -141,7 +188,11 @@ fn run_moves(variant: Variant, paths: bool, algebraic: bool) -> Result<(), Strin
         let text = match crownhead::parse_fen(&line) {
             Ok(pos) => {
                 let moves = variant.moves(&pos, counting(paths));
-                moves.iter().map(|m| crownhead::full_text(m, style)).collect::<Vec<_>>().join(" ")
+                moves
+                    .iter()
+                    .map(|m| crownhead::full_text(m, style))
+                    .collect::<Vec<_>>()
+                    .join(" ")
             }
             Err(e) => format!("error: {e}"),
         };

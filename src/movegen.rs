@@ -110,7 +110,11 @@ pub fn count_moves<R: Rules>(pos: &Position, counting: Counting, scratch: &mut V
             let mut front = d.shift(kings) & empty;
             while front != 0 {
                 n += front.count_ones();
-                front = if R::FLYING_KINGS { d.shift(front) & empty } else { 0 };
+                front = if R::FLYING_KINGS {
+                    d.shift(front) & empty
+                } else {
+                    0
+                };
             }
         }
     }
@@ -125,7 +129,11 @@ fn quiet_moves<R: Rules>(pos: &Position, out: &mut Vec<Move>) {
     for d in us.forward() {
         let back = d.opposite();
         for to in BitIter(d.shift(men) & empty) {
-            out.push(Move::quiet(Square::from_bit(back.shift(to)), Square::from_bit(to), to & crown != 0));
+            out.push(Move::quiet(
+                Square::from_bit(back.shift(to)),
+                Square::from_bit(to),
+                to & crown != 0,
+            ));
         }
     }
     for king in BitIter(pos.kings_of(us)) {
@@ -160,7 +168,12 @@ struct Jumps<'a> {
 impl Jumps<'_> {
     #[inline(always)]
     fn emit(&mut self, depth: usize, captured: Bitboard, promotion: bool) {
-        self.out.push(Move::capture(self.from, &self.landings[..depth], captured, promotion));
+        self.out.push(Move::capture(
+            self.from,
+            &self.landings[..depth],
+            captured,
+            promotion,
+        ));
     }
 }
 
@@ -198,7 +211,11 @@ fn captures<R: Rules>(pos: &Position, out: &mut Vec<Move>, counting: Counting) {
 /// every finished sequence and returns whether any jump was possible from here.
 fn man_jumps<R: Rules>(j: &mut Jumps, at: Bitboard, captured: Bitboard, depth: usize) -> bool {
     let forward = j.color.forward();
-    let dirs: &[Dir] = if R::MEN_CAPTURE_BACKWARDS { &Dir::ALL } else { &forward };
+    let dirs: &[Dir] = if R::MEN_CAPTURE_BACKWARDS {
+        &Dir::ALL
+    } else {
+        &forward
+    };
     let mut found = false;
     for &d in dirs {
         let victim = d.shift(at) & j.them & !captured;
@@ -223,7 +240,13 @@ fn man_jumps<R: Rules>(j: &mut Jumps, at: Bitboard, captured: Bitboard, depth: u
 
 /// Walks the jumps of a king (or a man just crowned, `promotion`) on `at`; emits finished
 /// sequences and returns whether any jump was possible from here.
-fn king_jumps<R: Rules>(j: &mut Jumps, at: Bitboard, captured: Bitboard, depth: usize, promotion: bool) -> bool {
+fn king_jumps<R: Rules>(
+    j: &mut Jumps,
+    at: Bitboard,
+    captured: Bitboard,
+    depth: usize,
+    promotion: bool,
+) -> bool {
     let mut found = false;
     for d in Dir::ALL {
         let mut victim = d.shift(at);

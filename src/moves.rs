@@ -23,7 +23,13 @@ impl Move {
     /// A move without capture.
     #[inline(always)]
     pub fn quiet(from: Square, to: Square, promotion: bool) -> Move {
-        Move { captured: 0, path: 0, from, to, promotion }
+        Move {
+            captured: 0,
+            path: 0,
+            from,
+            to,
+            promotion,
+        }
     }
 
     /// A capture along `landings` (every landing square, the last is the end square), taking the
@@ -36,7 +42,13 @@ impl Move {
         for (i, sq) in landings[..landings.len() - 1].iter().enumerate() {
             path |= (sq.index() as u64) << (5 * i);
         }
-        Move { captured, path, from, to: landings[landings.len() - 1], promotion }
+        Move {
+            captured,
+            path,
+            from,
+            to: landings[landings.len() - 1],
+            promotion,
+        }
     }
 
     /// Where the moving piece starts.

@@ -13,7 +13,12 @@ pub fn perft(variant: Variant, pos: &Position, depth: u32, counting: Counting) -
 }
 
 /// The leaf count under each root move, in generation order, computed in parallel.
-pub fn divide(variant: Variant, pos: &Position, depth: u32, counting: Counting) -> Vec<(Move, u64)> {
+pub fn divide(
+    variant: Variant,
+    pos: &Position,
+    depth: u32,
+    counting: Counting,
+) -> Vec<(Move, u64)> {
     let moves = variant.moves(pos, counting);
     if depth == 0 {
         return Vec::new();
@@ -29,7 +34,10 @@ pub fn perft_parallel(variant: Variant, pos: &Position, depth: u32, counting: Co
     if depth <= 1 {
         return perft(variant, pos, depth, counting);
     }
-    divide(variant, pos, depth, counting).iter().map(|(_, n)| n).sum()
+    divide(variant, pos, depth, counting)
+        .iter()
+        .map(|(_, n)| n)
+        .sum()
 }
 
 /// A depth-first walk that owns one move buffer per ply, so no allocation happens in the loop.
@@ -41,7 +49,11 @@ struct Walker<R: Rules> {
 
 impl<R: Rules> Walker<R> {
     fn new(counting: Counting) -> Self {
-        Walker { counting, buffers: Vec::new(), _rules: std::marker::PhantomData }
+        Walker {
+            counting,
+            buffers: Vec::new(),
+            _rules: std::marker::PhantomData,
+        }
     }
 
     fn count(&mut self, pos: &Position, depth: u32) -> u64 {

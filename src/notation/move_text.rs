@@ -34,7 +34,10 @@ pub enum MoveError {
 impl fmt::Display for MoveError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            MoveError::Syntax(t) => write!(f, "'{t}' is not a move (expected e.g. 11-15, 22x15x6 or c3:e5)"),
+            MoveError::Syntax(t) => write!(
+                f,
+                "'{t}' is not a move (expected e.g. 11-15, 22x15x6 or c3:e5)"
+            ),
             MoveError::Illegal { text, legal } if legal.is_empty() => {
                 write!(f, "illegal move '{text}': there are no legal moves")
             }
@@ -42,7 +45,11 @@ impl fmt::Display for MoveError {
                 write!(f, "illegal move '{text}'; legal moves: {}", legal.join(" "))
             }
             MoveError::Ambiguous { text, candidates } => {
-                write!(f, "ambiguous move '{text}'; it could be: {}", candidates.join(" "))
+                write!(
+                    f,
+                    "ambiguous move '{text}'; it could be: {}",
+                    candidates.join(" ")
+                )
             }
         }
     }
@@ -82,6 +89,19 @@ pub fn parse_move(text: &str, pos: &Position, variant: Variant) -> Result<Move, 
         .collect();
     let mut effects = matching.clone();
     crate::moves::dedup_same_effect(&mut effects);
+    if effects.len() > 1 {
+        // `22x15` names the single jump exactly even when a longer capture also runs 22 to 15.
+        let exact: Vec<Move> = matching
+            .iter()
+            .filter(|m| m.landings() == squares[1..])
+            .copied()
+            .collect();
+        let mut exact_effects = exact.clone();
+        crate::moves::dedup_same_effect(&mut exact_effects);
+        if exact_effects.len() == 1 {
+            return Ok(exact[0]);
+        }
+    }
     let style = default_style(variant);
     match effects.len() {
         1 => Ok(matching[0]),
@@ -132,7 +152,11 @@ pub fn short_text(mv: &Move, pos: &Position, variant: Variant, style: SquareStyl
     if clash {
         return full_text(mv, style);
     }
-    let sep = if mv.is_capture() { style.capture_separator() } else { '-' };
+    let sep = if mv.is_capture() {
+        style.capture_separator()
+    } else {
+        '-'
+    };
     format!("{}{sep}{}", style.square(mv.from()), style.square(mv.to()))
 }
 
@@ -146,8 +170,33 @@ mod tests {
         let pos = parse_fen("W:W21-32:B1-12").unwrap();
         let m = parse_move("22-18", &pos, Variant::Russian).unwrap();
         assert_eq!(parse_move("c3-d4", &pos, Variant::Russian).unwrap(), m);
-        assert_eq!(short_text(&m, &pos, Variant::Russian, SquareStyle::Algebraic), "c3-d4");
-        assert_eq!(short_text(&m, &pos, Variant::Russian, SquareStyle::Numeric), "22-18");
+        assert_eq!(
+            short_text(&m, &pos, Variant::Russian, SquareStyle::Algebraic),
+            "c3-d4"
+        );
+        assert_eq!(
+            short_text(&m, &pos, Variant::Russian, SquareStyle::Numeric),
+            "22-18"
+        );
+    }
+
+    #[test]
+    fn a_single_jump_is_named_exactly_beside_a_longer_capture_with_the_same_ends() {
+        // The english king on 22 may take 26 alone (22x31), or first go round the ring of 18,
+        // 10, 9 and 17 back to 22 and then take 26: both run from 22 to 31.
+        let pos = parse_fen("B:W18,10,9,17,26:BK22").unwrap();
+        let single = parse_move("22x31", &pos, Variant::English).unwrap();
+        assert_eq!(single.capture_count(), 1);
+        let long = parse_move("22x15x6x13x22x31", &pos, Variant::English).unwrap();
+        assert_eq!(long.capture_count(), 5);
+        assert_eq!(
+            short_text(&single, &pos, Variant::English, SquareStyle::Numeric),
+            "22x31"
+        );
+        assert_eq!(
+            short_text(&long, &pos, Variant::English, SquareStyle::Numeric),
+            "22x15x6x13x22x31"
+        );
     }
 
     #[test]
@@ -157,6 +206,9 @@ mod tests {
             Err(MoveError::Illegal { legal, .. }) => assert_eq!(legal.len(), 7),
             other => panic!("{other:?}"),
         }
-        assert!(matches!(parse_move("22", &pos, Variant::Russian), Err(MoveError::Syntax(_))));
+        assert!(matches!(
+            parse_move("22", &pos, Variant::Russian),
+            Err(MoveError::Syntax(_))
+        ));
     }
 }

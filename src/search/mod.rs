@@ -2,21 +2,27 @@
 //! callback, a result at the end. The search runs on the caller's thread and watches a
 //! `SearchControl` that another thread may use to stop it or end its ponder.
 //!
-//! NOTE: this is the interface the protocols are written against; the body of `Searcher::search`
-//! here is a placeholder (plain material alpha-beta) until the real search lands.
+//! The pieces: `iterate` (iterative deepening, aspiration, multi-PV, reports), `worker` (the
+//! alpha-beta and quiescence of one thread), `ordering`, `tree` (draws and keys in the tree),
+//! `time` (time management), `threads` (Lazy SMP) and `bench`.
 
+pub mod bench;
+mod iterate;
 mod limits;
+mod ordering;
 mod score;
+mod threads;
+mod time;
+mod tree;
+mod worker;
 
 pub use limits::{Clock, Limits};
 pub use score::Score;
 
 use crate::game::Game;
 use crate::moves::Move;
-use crate::position::Position;
-use crate::variant::Variant;
+use crate::tt::TransTable;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::Instant;
 
 /// Settings of the search that outlive one search.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -33,7 +39,12 @@ pub struct SearchOptions {
 
 impl Default for SearchOptions {
     fn default() -> Self {
-        SearchOptions { threads: 1, hash_mb: 64, multipv: 1, move_overhead_ms: 50 }
+        SearchOptions {
+            threads: 1,
+            hash_mb: 64,
+            multipv: 1,
+            move_overhead_ms: 50,
+        }
     }
 }
 
@@ -85,7 +96,10 @@ pub struct SearchControl {
 impl SearchControl {
     /// A control for a search that starts pondering (`true`) or thinking.
     pub fn new(pondering: bool) -> SearchControl {
-        SearchControl { stop: AtomicBool::new(false), pondering: AtomicBool::new(pondering) }
+        SearchControl {
+            stop: AtomicBool::new(false),
+            pondering: AtomicBool::new(pondering),
+        }
     }
 
     /// Asks the search to stop as soon as it can and return its best move.
@@ -110,19 +124,25 @@ impl SearchControl {
     }
 }
 
-/// The engine's thinking: owns the transposition table and the worker threads' state.
+/// The engine's thinking: owns the transposition table; the worker threads live only during a
+/// search.
 pub struct Searcher {
     options: SearchOptions,
+    tt: TransTable,
 }
 
 impl Searcher {
     /// A searcher with the given options.
     pub fn new(options: SearchOptions) -> Searcher {
-        Searcher { options }
+        let tt = TransTable::new(options.hash_mb);
+        Searcher { options, tt }
     }
 
     /// Changes options (resizing the hash table, changing the thread count).
     pub fn set_options(&mut self, options: SearchOptions) {
+        if options.hash_mb != self.options.hash_mb {
+            self.tt = TransTable::new(options.hash_mb);
+        }
         self.options = options;
     }
 
@@ -132,7 +152,9 @@ impl Searcher {
     }
 
     /// Forgets everything learnt: called on a new game.
-    pub fn new_game(&mut self) {}
+    pub fn new_game(&mut self) {
+        self.tt.clear();
+    }
 
     /// Searches the current position of `game` (whose history counts for repetitions and draw
     /// rules) within `limits`, reporting progress to `report`, until the limits are reached or
@@ -144,66 +166,8 @@ impl Searcher {
         control: &SearchControl,
         report: &mut dyn FnMut(&SearchInfo),
     ) -> SearchOutcome {
-        let start = Instant::now();
-        let variant = game.variant();
-        let root = *game.position();
-        let moves = variant.legal_moves(&root);
-        let mut outcome = SearchOutcome { best: moves.first().copied(), ponder: None, score: Score::ZERO, depth: 0, nodes: 0 };
-        let max_depth = limits.depth.unwrap_or(64).min(64);
-        let mut nodes = 0u64;
-        for depth in 1..=max_depth {
-            let mut best = None;
-            let mut best_score = -Score::INFINITE.0;
-            for m in &moves {
-                let s = -negamax(variant, &root.play(m), depth - 1, 1, &mut nodes);
-                if s > best_score {
-                    best_score = s;
-                    best = Some(*m);
-                }
-            }
-            outcome = SearchOutcome { best, ponder: None, score: Score(best_score), depth, nodes };
-            let ms = start.elapsed().as_millis() as u64;
-            report(&SearchInfo {
-                depth,
-                seldepth: depth,
-                score: Score(best_score),
-                nodes,
-                nps: nodes * 1000 / ms.max(1),
-                time_ms: ms,
-                hashfull: 0,
-                multipv: 1,
-                pv: best.into_iter().collect(),
-            });
-            let out_of_time = !control.pondering()
-                && limits.movetime.is_some_and(|t| start.elapsed() * 2 > t);
-            if control.stopped() || out_of_time || limits.nodes.is_some_and(|n| nodes >= n) {
-                break;
-            }
-            if limits.infinite || control.pondering() {
-                continue;
-            }
-            if limits.depth.is_none() && limits.movetime.is_none() && limits.nodes.is_none() && depth >= 6 {
-                break;
-            }
-        }
-        while (limits.infinite || control.pondering()) && !control.stopped() {
-            std::thread::sleep(std::time::Duration::from_millis(1));
-        }
-        outcome
+        self.tt.new_search();
+        let (tt, options) = (&self.tt, &self.options);
+        crate::with_rules!(game.variant(), R => threads::run::<R>(tt, options, game, limits, control, report))
     }
-}
-
-/// Placeholder negamax on material.
-fn negamax(variant: Variant, pos: &Position, depth: u32, ply: u32, nodes: &mut u64) -> i32 {
-    *nodes += 1;
-    let moves = variant.legal_moves(pos);
-    if moves.is_empty() {
-        return -Score::win_in(ply).0;
-    }
-    if depth == 0 {
-        let us = pos.side();
-        let material = |c| (pos.men(c).count_ones() * 100 + pos.kings_of(c).count_ones() * 300) as i32;
-        return material(us) - material(us.opponent());
-    }
-    moves.iter().map(|m| -negamax(variant, &pos.play(m), depth - 1, ply + 1, nodes)).max().unwrap_or(0)
 }

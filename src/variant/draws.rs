@@ -84,7 +84,11 @@ impl DrawCounters {
                 road_moves: 0,
             };
         }
-        let quiet_plies = if man_moved { 0 } else { self.quiet_plies.saturating_add(1) };
+        let quiet_plies = if man_moved {
+            0
+        } else {
+            self.quiet_plies.saturating_add(1)
+        };
         let balance_plies = self.balance_plies.saturating_add(1);
         let (ending_moves, road_moves) = match lone_king_ending(after) {
             None => (0, 0),
@@ -93,10 +97,19 @@ impl DrawCounters {
                 let on_road = lone & bitboard::MAIN_ROAD != 0;
                 (
                     self.ending_moves.saturating_add(by_strong),
-                    if on_road { self.road_moves.saturating_add(by_strong) } else { 0 },
+                    if on_road {
+                        self.road_moves.saturating_add(by_strong)
+                    } else {
+                        0
+                    },
                 )
             }
         };
-        DrawCounters { quiet_plies, balance_plies, ending_moves, road_moves }
+        DrawCounters {
+            quiet_plies,
+            balance_plies,
+            ending_moves,
+            road_moves,
+        }
     }
 }

@@ -2,8 +2,8 @@
 //! square, a man crowned during a capture ends the move there, Black moves first.
 
 use super::{DrawCounters, DrawRule, DrawRules, Rules, Variant};
-use crate::position::Position;
 use crate::bitboard::Color;
+use crate::position::Position;
 
 /// The rules of English draughts.
 #[derive(Clone, Copy, Debug, Default)]

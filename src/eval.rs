@@ -1,0 +1,441 @@
+//! The static evaluation: one hand-crafted evaluation for both variants, generic over `Rules`,
+//! with every weight in one table per variant (`WEIGHTS`) so that a tuning pass can change them.
+//!
+//! Each side is scored by the same function, Black on the board turned round (`bitboard::flip`)
+//! so that it too "moves up"; the evaluation is White's terms minus Black's, from the side to
+//! move's view. That makes it symmetric by construction: mirroring the colours negates White's
+//! score, which the test at the bottom checks on positions from random games.
+
+use crate::bitboard::{self, square_set, BitIter, Bitboard, Color, Dir, Square, BOARD, MAIN_ROAD};
+use crate::position::Position;
+use crate::variant::{Rules, Variant};
+
+/// The weights of one variant's evaluation, in centi-men.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Weights {
+    /// A man.
+    pub man: i32,
+    /// A king (the variants differ most here: a flying king is worth far more).
+    pub king: i32,
+    /// Extra worth of a king as the board empties, at full scale with two pieces left.
+    pub king_endgame: i32,
+    /// A man by rank, from its own side (index 0 = its back rank); the tempo table.
+    pub man_rank: [i32; 8],
+    /// A man still on each square of its back rank (a1, c1, e1, g1 from White's side) while
+    /// the opponent has men that could crown.
+    pub back_guard: [i32; 4],
+    /// A man on one of the four central squares.
+    pub centre_man: i32,
+    /// A king on one of the four central squares.
+    pub centre_king: i32,
+    /// A man on the a- or h-file.
+    pub edge_man: i32,
+    /// A king on the a- or h-file.
+    pub edge_king: i32,
+    /// Each square a man can step to.
+    pub mobility_man: i32,
+    /// Each square a king can move to.
+    pub mobility_king: i32,
+    /// A man no enemy piece can stop, less `runaway_per_rank` for each rank still to go.
+    pub runaway: i32,
+    /// See `runaway`.
+    pub runaway_per_rank: i32,
+    /// A man one step from crowning with a free crowning square.
+    pub breakthrough: i32,
+    /// A king with no move at all.
+    pub trapped_king: i32,
+    /// A king in a double corner when its side is behind in material (the drawing refuge).
+    pub double_corner: i32,
+    /// A king on the main road (flying kings).
+    pub main_road: i32,
+    /// Extra for holding the main road when no enemy king is on it.
+    pub main_road_alone: i32,
+    /// Material lead bonus per centi-man of lead, divided by the pieces on the board: trade down.
+    pub exchange: i32,
+    /// When the opponent has only kings and is behind: penalty per square of distance from
+    /// each of our kings to the nearest enemy king (the hunt).
+    pub chase: i32,
+}
+
+/// The russian weights.
+pub const RUSSIAN: Weights = Weights {
+    man: 100,
+    king: 250,
+    king_endgame: 60,
+    man_rank: [0, 2, 4, 7, 11, 16, 24, 0],
+    back_guard: [4, 10, 10, 2],
+    centre_man: 8,
+    centre_king: 6,
+    edge_man: -4,
+    edge_king: -6,
+    mobility_man: 2,
+    mobility_king: 2,
+    runaway: 120,
+    runaway_per_rank: 12,
+    breakthrough: 40,
+    trapped_king: -40,
+    double_corner: 10,
+    main_road: 20,
+    main_road_alone: 30,
+    exchange: 4,
+    chase: 3,
+};
+
+/// The english weights.
+pub const ENGLISH: Weights = Weights {
+    man: 100,
+    king: 140,
+    king_endgame: 20,
+    man_rank: [0, 2, 4, 6, 9, 13, 18, 0],
+    back_guard: [3, 12, 4, 12],
+    centre_man: 8,
+    centre_king: 12,
+    edge_man: -4,
+    edge_king: -10,
+    mobility_man: 2,
+    mobility_king: 3,
+    runaway: 80,
+    runaway_per_rank: 10,
+    breakthrough: 30,
+    trapped_king: -30,
+    double_corner: 20,
+    main_road: 0,
+    main_road_alone: 0,
+    exchange: 4,
+    chase: 4,
+};
+
+/// Every weight, indexed by `Variant as usize`.
+pub const WEIGHTS: [Weights; 2] = [RUSSIAN, ENGLISH];
+
+/// The names of the terms, in the order `evaluate_terms` lists them.
+pub const TERM_NAMES: [&str; TERMS] = [
+    "material",
+    "king strength",
+    "tempo",
+    "back rank",
+    "centre and edges",
+    "mobility",
+    "runaway men",
+    "breakthroughs",
+    "trapped kings",
+    "double corner",
+    "main road",
+    "exchanges",
+    "hunt",
+];
+const TERMS: usize = 13;
+
+const CENTRE: Bitboard = square_set(&[14, 15, 18, 19]);
+const EDGES: Bitboard = square_set(&[5, 13, 21, 29, 4, 12, 20, 28]);
+const DOUBLE_CORNERS: Bitboard = square_set(&[1, 5, 28, 32]);
+const BACK_RANK: [Bitboard; 4] = [
+    square_set(&[29]),
+    square_set(&[30]),
+    square_set(&[31]),
+    square_set(&[32]),
+];
+
+/// The squares of a row counted from the top (row 0 = rank 8).
+const fn row_mask(row: u8) -> Bitboard {
+    square_set(&[4 * row + 1, 4 * row + 2, 4 * row + 3, 4 * row + 4])
+}
+const ROWS: [Bitboard; 8] = [
+    row_mask(0),
+    row_mask(1),
+    row_mask(2),
+    row_mask(3),
+    row_mask(4),
+    row_mask(5),
+    row_mask(6),
+    row_mask(7),
+];
+
+/// One side's pieces seen as White (moving up), with the enemy's.
+struct Side {
+    men: Bitboard,
+    kings: Bitboard,
+    opp_men: Bitboard,
+    opp_kings: Bitboard,
+}
+
+impl Side {
+    fn of(pos: &Position, color: Color) -> Side {
+        let (men, kings, opp_men, opp_kings) = (
+            pos.men(color),
+            pos.kings_of(color),
+            pos.men(color.opponent()),
+            pos.kings_of(color.opponent()),
+        );
+        match color {
+            Color::White => Side {
+                men,
+                kings,
+                opp_men,
+                opp_kings,
+            },
+            Color::Black => Side {
+                men: bitboard::flip(men),
+                kings: bitboard::flip(kings),
+                opp_men: bitboard::flip(opp_men),
+                opp_kings: bitboard::flip(opp_kings),
+            },
+        }
+    }
+
+    fn material(&self, w: &Weights) -> i32 {
+        self.men.count_ones() as i32 * w.man + self.kings.count_ones() as i32 * w.king
+    }
+
+    fn opp_material(&self, w: &Weights) -> i32 {
+        self.opp_men.count_ones() as i32 * w.man + self.opp_kings.count_ones() as i32 * w.king
+    }
+}
+
+/// The squares a king on `king` can move to over `empty`.
+#[inline(always)]
+fn king_moves<R: Rules>(king: Bitboard, empty: Bitboard) -> Bitboard {
+    let mut to = 0;
+    for d in Dir::ALL {
+        let mut front = d.shift(king) & empty;
+        while front != 0 {
+            to |= front;
+            front = if R::FLYING_KINGS {
+                d.shift(front) & empty
+            } else {
+                0
+            };
+        }
+    }
+    to
+}
+
+/// Chebyshev distance between two squares.
+fn distance(a: Square, b: Square) -> i32 {
+    (a.row() as i32 - b.row() as i32)
+        .abs()
+        .max((a.file() as i32 - b.file() as i32).abs())
+}
+
+/// Adds one side's terms (seen as White) to `t`, with `sign` +1 or -1.
+fn side_terms<R: Rules>(w: &Weights, s: &Side, pieces: u32, t: &mut [i32; TERMS], sign: i32) {
+    let own = s.men | s.kings;
+    let opp = s.opp_men | s.opp_kings;
+    let empty = BOARD & !(own | opp);
+    let n_kings = s.kings.count_ones() as i32;
+    let mut v = [0i32; TERMS];
+
+    v[0] = s.material(w);
+    v[1] = n_kings * w.king_endgame * (24 - pieces.min(24) as i32) / 22;
+    // Rows count from the top: row 7 is the back rank (rank 1).
+    for (row, mask) in ROWS.iter().enumerate() {
+        v[2] += (s.men & mask).count_ones() as i32 * w.man_rank[7 - row];
+    }
+    if s.opp_men != 0 {
+        for (sq, &weight) in BACK_RANK.iter().zip(&w.back_guard) {
+            if s.men & sq != 0 {
+                v[3] += weight;
+            }
+        }
+    }
+    v[4] = (s.men & CENTRE).count_ones() as i32 * w.centre_man
+        + (s.kings & CENTRE).count_ones() as i32 * w.centre_king
+        + (s.men & EDGES).count_ones() as i32 * w.edge_man
+        + (s.kings & EDGES).count_ones() as i32 * w.edge_king;
+    let man_steps = (Dir::UpLeft.shift(s.men) & empty).count_ones()
+        + (Dir::UpRight.shift(s.men) & empty).count_ones();
+    v[5] = man_steps as i32 * w.mobility_man;
+    for king in BitIter(s.kings) {
+        let moves = king_moves::<R>(king, empty).count_ones() as i32;
+        v[5] += moves * w.mobility_king;
+        if moves == 0 {
+            v[8] += w.trapped_king;
+        }
+    }
+    // A runaway man: no enemy piece in its forward cone and no enemy king to come back.
+    if s.opp_kings == 0 {
+        for man in BitIter(s.men & (ROWS[1] | ROWS[2] | ROWS[3])) {
+            let mut cone = man;
+            let mut front = man;
+            while front != 0 {
+                front = Dir::UpLeft.shift(front) | Dir::UpRight.shift(front);
+                cone |= front;
+            }
+            if cone & opp == 0 {
+                let to_go = Square::from_bit(man).row() as i32;
+                v[6] += w.runaway - w.runaway_per_rank * to_go;
+            }
+        }
+    }
+    let crown_free =
+        (Dir::UpLeft.shift(s.men & ROWS[1]) | Dir::UpRight.shift(s.men & ROWS[1])) & empty;
+    v[7] = crown_free.count_ones() as i32 * w.breakthrough;
+    let behind = s.material(w) < s.opp_material(w);
+    if behind {
+        v[9] = (s.kings & DOUBLE_CORNERS).count_ones() as i32 * w.double_corner;
+    }
+    if s.kings & MAIN_ROAD != 0 {
+        v[10] = w.main_road
+            + if s.opp_kings & MAIN_ROAD == 0 {
+                w.main_road_alone
+            } else {
+                0
+            };
+    }
+    // The hunt: the side ahead against bare kings brings its kings close to them.
+    if s.opp_men == 0 && s.opp_kings != 0 && s.material(w) > s.opp_material(w) {
+        for king in squares_of(s.kings) {
+            let nearest = squares_of(s.opp_kings)
+                .map(|e| distance(king, e))
+                .min()
+                .unwrap_or(0);
+            v[12] -= nearest * w.chase;
+        }
+    }
+    for (acc, x) in t.iter_mut().zip(v) {
+        *acc += sign * x;
+    }
+}
+
+fn squares_of(bb: Bitboard) -> impl Iterator<Item = Square> {
+    bitboard::squares(bb)
+}
+
+/// Material too thin for either side to force a win: scored as a draw when no capture is
+/// pending. Russian (flying kings): one or two pieces with a king against a lone king (the
+/// 7.2.8 ending); English: a lone king against a lone king.
+pub fn dead_draw<R: Rules>(pos: &Position) -> bool {
+    let pieces = pos.piece_count();
+    if pieces > 3 || pos.kings() == 0 {
+        return false;
+    }
+    let Some((strong, _)) = crate::variant::lone_king_ending(pos) else {
+        return false;
+    };
+    let strong_pieces = pos.pieces(strong).count_ones();
+    let strong_kings = pos.kings_of(strong).count_ones();
+    if R::FLYING_KINGS {
+        strong_pieces <= 2 && strong_kings >= 1
+    } else {
+        strong_pieces == 1 && strong_kings == 1
+    }
+}
+
+/// Every term from White's view.
+fn white_terms<R: Rules>(pos: &Position) -> [i32; TERMS] {
+    let w = &WEIGHTS[R::VARIANT as usize];
+    let mut t = [0; TERMS];
+    let pieces = pos.piece_count();
+    side_terms::<R>(w, &Side::of(pos, Color::White), pieces, &mut t, 1);
+    side_terms::<R>(w, &Side::of(pos, Color::Black), pieces, &mut t, -1);
+    // Trading down when ahead: the lead counts for more with fewer pieces left.
+    t[11] = t[0] * w.exchange / (pieces as i32 + 4);
+    t
+}
+
+/// The evaluation from the side to move's view, in centi-men, generic over the rules.
+#[inline]
+pub fn evaluate_for<R: Rules>(pos: &Position) -> i32 {
+    if dead_draw::<R>(pos) {
+        return 0;
+    }
+    let total: i32 = white_terms::<R>(pos).iter().sum();
+    if pos.side() == Color::White {
+        total
+    } else {
+        -total
+    }
+}
+
+/// The evaluation of `pos` under `variant` from the side to move's view, in centi-men.
+pub fn evaluate(variant: Variant, pos: &Position) -> i32 {
+    crate::with_rules!(variant, R => evaluate_for::<R>(pos))
+}
+
+/// The evaluation by term from the side to move's view; the values sum to `evaluate`. A dead
+/// draw adds a last term that cancels the rest.
+pub fn evaluate_terms(variant: Variant, pos: &Position) -> Vec<(&'static str, i32)> {
+    let (terms, draw) =
+        crate::with_rules!(variant, R => (white_terms::<R>(pos), dead_draw::<R>(pos)));
+    let sign = if pos.side() == Color::White { 1 } else { -1 };
+    let mut out: Vec<(&'static str, i32)> = TERM_NAMES
+        .iter()
+        .zip(terms)
+        .map(|(n, v)| (*n, sign * v))
+        .collect();
+    if draw {
+        let sum: i32 = out.iter().map(|(_, v)| v).sum();
+        out.push(("dead draw", -sum));
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::notation::fen::parse_fen;
+
+    /// Positions from random games, reproducible (a fixed linear congruential generator).
+    fn random_positions(variant: Variant, games: usize) -> Vec<Position> {
+        let mut seed = 0x1234_5678_u64;
+        let mut out = Vec::new();
+        for _ in 0..games {
+            let mut pos = parse_fen(variant.start_fen()).unwrap();
+            for _ in 0..120 {
+                let moves = variant.legal_moves(&pos);
+                if moves.is_empty() {
+                    break;
+                }
+                seed = seed
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407);
+                pos = pos.play(&moves[(seed >> 33) as usize % moves.len()]);
+                out.push(pos);
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn mirroring_keeps_the_score() {
+        for variant in Variant::ALL {
+            let positions = random_positions(variant, 40);
+            assert!(positions.len() > 1000);
+            for pos in &positions {
+                let m = pos.mirrored();
+                assert_eq!(
+                    evaluate(variant, pos),
+                    evaluate(variant, &m),
+                    "{}",
+                    pos.diagram()
+                );
+                let sum: i32 = evaluate_terms(variant, pos).iter().map(|(_, v)| v).sum();
+                assert_eq!(sum, evaluate(variant, pos));
+            }
+        }
+    }
+
+    #[test]
+    fn start_is_level_and_material_counts() {
+        for variant in Variant::ALL {
+            let start = parse_fen(variant.start_fen()).unwrap();
+            assert_eq!(evaluate(variant, &start), 0);
+            let up = parse_fen("W:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,11")
+                .unwrap();
+            assert!(evaluate(variant, &up) > 50);
+        }
+    }
+
+    #[test]
+    fn dead_draws_by_variant() {
+        let kk = parse_fen("W:WK29:BK4").unwrap();
+        let kkk = parse_fen("W:WK29,K30:BK4").unwrap();
+        assert_eq!(evaluate(Variant::Russian, &kk), 0);
+        assert_eq!(evaluate(Variant::Russian, &kkk), 0);
+        assert_eq!(evaluate(Variant::English, &kk), 0);
+        assert!(evaluate(Variant::English, &kkk) > 0);
+        assert!(!dead_draw::<crate::variant::Russian>(
+            &parse_fen("W:WK29,K30,K31:BK4").unwrap()
+        ));
+    }
+}

@@ -1,0 +1,265 @@
+//! Iterative deepening at the root: one iteration per depth, each line of a multi-PV search
+//! inside an aspiration window around its last score, the root moves re-ordered by their scores
+//! after every iteration. The main thread reports each finished iteration (with a principal
+//! variation checked by playing it) and decides between iterations whether time allows another.
+
+use super::ordering::pick;
+use super::tree::to_tt;
+use super::worker::Worker;
+use super::{Limits, Score, SearchInfo};
+use crate::movegen::{generate, Counting};
+use crate::moves::Move;
+use crate::position::Position;
+use crate::tt::{move_code, Bound};
+use crate::variant::{DrawCounters, Rules};
+
+const INF: i32 = Score::INFINITE.0;
+/// The first aspiration half-window, in centi-men.
+const ASPIRATION: i32 = 20;
+
+/// What every thread needs to start a search.
+pub(crate) struct RootSetup<'a> {
+    pub(crate) root: Position,
+    pub(crate) counters: DrawCounters,
+    pub(crate) max_depth: i32,
+    pub(crate) multipv: usize,
+    pub(crate) limits: &'a Limits,
+}
+
+/// One root move with its score and line from the last iteration that searched it.
+#[derive(Clone, Debug)]
+pub(crate) struct Line {
+    pub(crate) score: i32,
+    /// The line, starting with the root move.
+    pub(crate) pv: Vec<Move>,
+}
+
+impl<R: Rules> Worker<'_, R> {
+    /// Iterative deepening to `setup.max_depth` or a stop; returns the lines of the last
+    /// completed iteration (best first) and its depth.
+    pub(crate) fn iterate(
+        &mut self,
+        setup: &RootSetup,
+        mut report: Option<&mut dyn FnMut(&SearchInfo)>,
+    ) -> (Vec<Line>, u32) {
+        let root = &setup.root;
+        let mut moves = Vec::new();
+        generate::<R>(root, &mut moves, Counting::Unique);
+        if moves.is_empty() {
+            return (Vec::new(), 0);
+        }
+        // First ordering: the table's move, then captures, as inside the tree.
+        let hash_move = self
+            .shared
+            .tt
+            .probe(super::tree::tt_key::<R>(root, &setup.counters))
+            .map_or(0, |e| e.mv);
+        let mut scores = Vec::new();
+        self.order.score(root, &moves, hash_move, 0, &mut scores);
+        let mut lines: Vec<Line> = (0..moves.len())
+            .map(|i| Line {
+                score: -INF,
+                pv: vec![pick(&mut moves, &mut scores, i)],
+            })
+            .collect();
+        let multipv = setup.multipv.min(lines.len());
+        let mut completed: Vec<Line> = vec![lines[0].clone()];
+        let mut completed_depth = 0;
+        let mut instability = 0.0f64;
+        // Helpers on odd ids run one ply ahead of the main thread.
+        let first = 1 + (self.id % 2) as i32;
+        for depth in first..=setup.max_depth {
+            self.root_depth = depth;
+            self.seldepth = 0;
+            for pv_idx in 0..multipv {
+                self.aspiration(setup, &mut lines, depth, pv_idx);
+                if self.stopped {
+                    break;
+                }
+            }
+            if self.stopped {
+                break;
+            }
+            let changed = completed[0].pv[0] != lines[0].pv[0];
+            completed = lines[..multipv].to_vec();
+            completed_depth = depth as u32;
+            let Some(report) = report.as_deref_mut() else {
+                continue;
+            };
+            for (i, line) in completed.iter_mut().enumerate() {
+                line.pv = verified::<R>(root, &line.pv);
+                report(&self.info(depth as u32, i + 1, line));
+            }
+            instability = instability * 0.5 + if changed && depth > 1 { 1.0 } else { 0.0 };
+            if self.should_stop(setup, &completed, depth, instability, lines.len()) {
+                break;
+            }
+        }
+        (completed, completed_depth)
+    }
+
+    /// Whether the main thread ends the search after a completed iteration.
+    fn should_stop(
+        &mut self,
+        setup: &RootSetup,
+        lines: &[Line],
+        depth: i32,
+        instability: f64,
+        n_moves: usize,
+    ) -> bool {
+        let control = self.shared.control;
+        if control.stopped() {
+            return true;
+        }
+        let holding = setup.limits.infinite || control.pondering();
+        let mut time = self.shared.time.lock().expect("time manager lock");
+        if !holding && time.timed() {
+            // A forced move needs no thought; a found mate needs no deeper search.
+            if n_moves == 1 {
+                return true;
+            }
+            let s = lines[0].score;
+            if Score(s).is_decisive() && depth > 2 * (Score::WIN.0 - s.abs()) + 4 {
+                return true;
+            }
+        }
+        time.soft_stop(control, instability)
+    }
+
+    /// Searches line `pv_idx` at `depth` inside a window around its last score, widening the
+    /// window until the score falls inside it.
+    fn aspiration(&mut self, setup: &RootSetup, lines: &mut [Line], depth: i32, pv_idx: usize) {
+        let prev = lines[pv_idx].score;
+        let mut delta = ASPIRATION;
+        let (mut alpha, mut beta) = if depth >= 4 && !Score(prev).is_decisive() && prev > -INF {
+            ((prev - delta).max(-INF), (prev + delta).min(INF))
+        } else {
+            (-INF, INF)
+        };
+        loop {
+            let score = self.root_search(setup, lines, depth, alpha, beta, pv_idx);
+            if self.stopped {
+                return;
+            }
+            if score <= alpha && alpha > -INF {
+                beta = (alpha + beta) / 2;
+                alpha = (score - delta).max(-INF);
+            } else if score >= beta && beta < INF {
+                beta = (score + delta).min(INF);
+            } else {
+                return;
+            }
+            delta += delta;
+            if delta > 400 {
+                alpha = -INF;
+                beta = INF;
+            }
+        }
+    }
+
+    /// One pass over the root moves from `pv_idx` on; the best of them moves to `pv_idx`.
+    fn root_search(
+        &mut self,
+        setup: &RootSetup,
+        lines: &mut [Line],
+        depth: i32,
+        mut alpha: i32,
+        beta: i32,
+        pv_idx: usize,
+    ) -> i32 {
+        let root = &setup.root;
+        let mut best = -INF;
+        self.keys.push(root.key());
+        for i in pv_idx..lines.len() {
+            let mv = lines[i].pv[0];
+            let child = root.play(&mv);
+            let counters = setup.counters.after(root, &mv, &child);
+            let mut score;
+            if i == pv_idx {
+                score = -self.search(&child, &counters, -beta, -alpha, depth - 1, 1, true);
+            } else {
+                score = -self.search(&child, &counters, -alpha - 1, -alpha, depth - 1, 1, false);
+                if score > alpha && score < beta && !self.stopped {
+                    score = -self.search(&child, &counters, -beta, -alpha, depth - 1, 1, true);
+                }
+            }
+            if self.stopped {
+                break;
+            }
+            if i == pv_idx || score > alpha {
+                let line = &mut lines[i];
+                line.score = score;
+                line.pv.truncate(1);
+                line.pv.extend_from_slice(&self.pv[1]);
+                // Keep the new best first; the moves it passes keep their order.
+                lines[pv_idx..=i].rotate_right(1);
+            } else {
+                lines[i].score = -INF;
+            }
+            best = best.max(score);
+            if score > alpha {
+                alpha = score;
+                if score >= beta {
+                    break;
+                }
+            }
+        }
+        self.keys.pop();
+        if !self.stopped && pv_idx == 0 {
+            let bound = if best >= beta {
+                Bound::Lower
+            } else {
+                Bound::Exact
+            };
+            let key = super::tree::tt_key::<R>(root, &setup.counters);
+            self.shared.tt.store(
+                key,
+                move_code(&lines[0].pv[0]),
+                to_tt(best, 0),
+                0,
+                depth,
+                bound,
+            );
+        }
+        best
+    }
+
+    /// The report of one line.
+    fn info(&self, depth: u32, multipv: usize, line: &Line) -> SearchInfo {
+        let time = self
+            .shared
+            .time
+            .lock()
+            .expect("time manager lock")
+            .elapsed();
+        let nodes = self.shared.helper_nodes() + self.nodes;
+        let ms = time.as_millis() as u64;
+        SearchInfo {
+            depth,
+            seldepth: self.seldepth as u32,
+            score: Score(line.score),
+            nodes,
+            nps: (nodes as u128 * 1_000_000 / time.as_micros().max(1)) as u64,
+            time_ms: ms,
+            hashfull: self.shared.tt.hashfull(),
+            multipv,
+            pv: line.pv.clone(),
+        }
+    }
+}
+
+/// The longest prefix of `pv` that is legal from `root`, played move by move.
+pub(crate) fn verified<R: Rules>(root: &Position, pv: &[Move]) -> Vec<Move> {
+    let mut pos = *root;
+    let mut legal = Vec::new();
+    let mut out = Vec::with_capacity(pv.len());
+    for mv in pv {
+        generate::<R>(&pos, &mut legal, Counting::Unique);
+        if !legal.iter().any(|m| m.same_effect(mv)) {
+            break;
+        }
+        out.push(*mv);
+        pos = pos.play(mv);
+    }
+    out
+}

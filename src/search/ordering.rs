@@ -1,0 +1,157 @@
+//! Move ordering: the hash move first, then captures (more and bigger victims first), then
+//! crowning moves, the killers of this ply, and the rest by history. Scores are computed once per
+//! node and the best remaining move is picked lazily, since a cut often comes early.
+
+use crate::bitboard::Color;
+use crate::moves::Move;
+use crate::position::Position;
+use crate::tt::move_code;
+
+/// The deepest ply the search tables cover.
+pub(crate) const MAX_PLY: usize = 128;
+
+const HASH_MOVE: i32 = 1 << 30;
+const CAPTURE: i32 = 1 << 24;
+const PROMOTION: i32 = 1 << 22;
+const KILLER: i32 = 1 << 21;
+/// History values stay within +-HISTORY_MAX (the gravity formula below keeps them there).
+const HISTORY_MAX: i32 = 1 << 14;
+
+/// The ordering statistics of one search thread.
+pub(crate) struct Ordering {
+    killers: Vec<[Option<Move>; 2]>,
+    /// Indexed by colour, start square, end square.
+    history: Vec<i32>,
+}
+
+impl Ordering {
+    pub(crate) fn new() -> Ordering {
+        Ordering {
+            killers: vec![[None; 2]; MAX_PLY + 1],
+            history: vec![0; 2 * 32 * 32],
+        }
+    }
+
+    #[inline(always)]
+    fn slot(side: Color, mv: &Move) -> usize {
+        side.index() * 1024 + mv.from().index() * 32 + mv.to().index()
+    }
+
+    /// Whether `mv` is a killer at `ply`.
+    #[inline]
+    pub(crate) fn is_killer(&self, ply: usize, mv: &Move) -> bool {
+        self.killers[ply]
+            .iter()
+            .flatten()
+            .any(|k| k.same_effect(mv))
+    }
+
+    /// Fills `scores` for `moves` at `ply`, the hash move (by its code) first.
+    pub(crate) fn score(
+        &self,
+        pos: &Position,
+        moves: &[Move],
+        hash_move: u16,
+        ply: usize,
+        scores: &mut Vec<i32>,
+    ) {
+        scores.clear();
+        let side = pos.side();
+        for mv in moves {
+            let s = if hash_move != 0 && move_code(mv) == hash_move {
+                HASH_MOVE
+            } else if mv.is_capture() {
+                // Kings are worth about three men in both variants' material terms here.
+                let kings = (mv.captured() & pos.kings()).count_ones() as i32;
+                CAPTURE
+                    + 256 * mv.capture_count() as i32
+                    + 512 * kings
+                    + 64 * mv.is_promotion() as i32
+            } else if mv.is_promotion() {
+                PROMOTION
+            } else if self.is_killer(ply, mv) {
+                KILLER
+            } else {
+                self.history[Self::slot(side, mv)]
+            };
+            scores.push(s);
+        }
+    }
+
+    /// Records a quiet move that caused a cut at `ply`, and lowers the quiet moves tried before it.
+    pub(crate) fn cut(&mut self, side: Color, ply: usize, mv: &Move, depth: i32, tried: &[Move]) {
+        if mv.is_capture() {
+            return;
+        }
+        let k = &mut self.killers[ply];
+        if !k[0].is_some_and(|x| x.same_effect(mv)) {
+            k[1] = k[0];
+            k[0] = Some(*mv);
+        }
+        let bonus = (depth * depth).min(400) * 8;
+        self.update(side, mv, bonus);
+        for other in tried {
+            if !other.is_capture() && !other.same_effect(mv) {
+                self.update(side, other, -bonus);
+            }
+        }
+    }
+
+    #[inline]
+    fn update(&mut self, side: Color, mv: &Move, bonus: i32) {
+        let h = &mut self.history[Self::slot(side, mv)];
+        // Gravity: a value moves towards the bonus's sign, never past HISTORY_MAX.
+        *h += bonus - *h * bonus.abs() / HISTORY_MAX;
+    }
+
+    /// Clears the killers of the ply below, for the node about to be searched at `ply`.
+    #[inline]
+    pub(crate) fn clear_killers(&mut self, ply: usize) {
+        if ply < MAX_PLY {
+            self.killers[ply + 1] = [None; 2];
+        }
+    }
+}
+
+/// Swaps the best-scored move from `i` on into place `i` and returns it.
+#[inline]
+pub(crate) fn pick(moves: &mut [Move], scores: &mut [i32], i: usize) -> Move {
+    let mut best = i;
+    for j in i + 1..moves.len() {
+        if scores[j] > scores[best] {
+            best = j;
+        }
+    }
+    moves.swap(i, best);
+    scores.swap(i, best);
+    moves[i]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::bitboard::Square;
+
+    fn quiet(a: u32, b: u32) -> Move {
+        Move::quiet(
+            Square::from_number(a).unwrap(),
+            Square::from_number(b).unwrap(),
+            false,
+        )
+    }
+
+    #[test]
+    fn hash_move_then_killers_then_history() {
+        let pos = crate::parse_fen("W:W21,22,23:B1,2").unwrap();
+        let mut o = Ordering::new();
+        let (a, b, c) = (quiet(21, 17), quiet(22, 18), quiet(23, 19));
+        o.cut(Color::White, 3, &b, 4, &[a]);
+        let mut moves = vec![a, b, c];
+        let mut scores = Vec::new();
+        o.score(&pos, &moves, move_code(&c), 3, &mut scores);
+        assert_eq!(pick(&mut moves, &mut scores, 0), c);
+        assert_eq!(pick(&mut moves, &mut scores, 1), b);
+        assert_eq!(pick(&mut moves, &mut scores, 2), a);
+        assert!(o.history[Ordering::slot(Color::White, &a)] < 0);
+    }
+}

@@ -1,0 +1,153 @@
+//! Lazy SMP: every thread runs its own iterative deepening on the same root and they share only
+//! the transposition table (and a stop flag). Helper threads start one ply deeper on every other
+//! thread so that they fill the table ahead of the main thread, which alone keeps time, reports
+//! and chooses the move. Threads are scoped (`std::thread::scope`): they end with the search.
+
+use super::iterate::{Line, RootSetup};
+use super::time::TimeManager;
+use super::tree::KeyStack;
+use super::worker::Worker;
+use super::{Limits, Score, SearchControl, SearchInfo, SearchOptions, SearchOutcome};
+use crate::game::Game;
+use crate::tt::TransTable;
+use crate::variant::Rules;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::Mutex;
+
+/// The depth searched when no limit at all is given.
+const DEFAULT_DEPTH: u32 = 16;
+/// The deepest iteration.
+pub(crate) const MAX_DEPTH: u32 = 100;
+
+/// What all threads of one search share.
+pub(crate) struct Shared<'a> {
+    pub(crate) tt: &'a TransTable,
+    pub(crate) control: &'a SearchControl,
+    /// Set when the search must end; every thread polls it.
+    pub(crate) stop: AtomicBool,
+    /// Nodes of each thread, published at every poll.
+    nodes: Vec<AtomicU64>,
+    /// The node limit over all threads.
+    node_limit: u64,
+    /// The clock; only the main thread (id 0) uses it, so the lock is never contended.
+    pub(crate) time: Mutex<TimeManager>,
+}
+
+impl Shared<'_> {
+    /// Publishes a thread's node count and says whether it must stop. The main thread also
+    /// checks the stop request, the hard time limit and the total node limit here.
+    #[inline]
+    pub(crate) fn poll(&self, id: usize, nodes: u64) -> bool {
+        self.nodes[id].store(nodes, Ordering::Relaxed);
+        if self.stop.load(Ordering::Relaxed) {
+            return true;
+        }
+        if id == 0 {
+            let over_nodes = self.nodes.len() > 1 && self.total_nodes() >= self.node_limit;
+            let over_time = self
+                .time
+                .lock()
+                .is_ok_and(|mut t| t.hard_stop(self.control));
+            if self.control.stopped() || over_time || over_nodes {
+                self.stop.store(true, Ordering::Relaxed);
+                return true;
+            }
+        }
+        false
+    }
+
+    /// Nodes of the helper threads as last published.
+    pub(crate) fn helper_nodes(&self) -> u64 {
+        self.nodes[1..]
+            .iter()
+            .map(|n| n.load(Ordering::Relaxed))
+            .sum()
+    }
+
+    /// Nodes of all threads as last published.
+    pub(crate) fn total_nodes(&self) -> u64 {
+        self.nodes.iter().map(|n| n.load(Ordering::Relaxed)).sum()
+    }
+}
+
+/// Runs one search over `options.threads` threads and returns the main thread's result.
+pub(crate) fn run<R: Rules>(
+    tt: &TransTable,
+    options: &SearchOptions,
+    game: &Game,
+    limits: &Limits,
+    control: &SearchControl,
+    report: &mut dyn FnMut(&SearchInfo),
+) -> SearchOutcome {
+    let threads = options.threads.max(1);
+    let node_limit = limits.nodes.unwrap_or(u64::MAX).max(1);
+    let time = TimeManager::new(limits, options.move_overhead_ms, control.pondering());
+    let bounded = limits.nodes.is_some() || time.timed() || limits.infinite;
+    let max_depth = limits
+        .depth
+        .unwrap_or(if bounded { MAX_DEPTH } else { DEFAULT_DEPTH })
+        .clamp(1, MAX_DEPTH);
+    let shared = Shared {
+        tt,
+        control,
+        stop: AtomicBool::new(false),
+        nodes: (0..threads).map(|_| AtomicU64::new(0)).collect(),
+        node_limit,
+        time: Mutex::new(time),
+    };
+    let history = &game.positions()[..game.positions().len() - 1];
+    let window = game.counters().quiet_plies as usize;
+    let setup = RootSetup {
+        root: *game.position(),
+        counters: game.counters(),
+        max_depth: max_depth as i32,
+        multipv: options.multipv.max(1),
+        limits,
+    };
+    let (lines, depth, nodes) = std::thread::scope(|scope| {
+        for id in 1..threads {
+            let (shared, setup) = (&shared, &setup);
+            let keys = KeyStack::new(history, window);
+            scope.spawn(move || {
+                let mut helper = Worker::<R>::new(shared, id, keys, node_limit);
+                helper.iterate(setup, None);
+                shared.nodes[id].store(helper.nodes, Ordering::Relaxed);
+            });
+        }
+        let mut main = Worker::<R>::new(&shared, 0, KeyStack::new(history, window), node_limit);
+        let result = main.iterate(&setup, Some(report));
+        // UCI semantics: while pondering or infinite, the answer waits for a stop or ponderhit.
+        while (limits.infinite || control.pondering()) && !control.stopped() {
+            std::thread::sleep(std::time::Duration::from_millis(1));
+        }
+        shared.stop.store(true, Ordering::Relaxed);
+        let own = main.nodes;
+        shared.nodes[0].store(own, Ordering::Relaxed);
+        (result.0, result.1, own)
+    });
+    let total = if threads == 1 {
+        nodes
+    } else {
+        shared.total_nodes()
+    };
+    outcome(&lines, depth, total)
+}
+
+fn outcome(lines: &[Line], depth: u32, nodes: u64) -> SearchOutcome {
+    match lines.first() {
+        Some(l) => SearchOutcome {
+            best: Some(l.pv[0]),
+            ponder: l.pv.get(1).copied(),
+            score: Score(l.score),
+            depth,
+            nodes,
+        },
+        None => SearchOutcome {
+            best: None,
+            ponder: None,
+            score: Score::loss_in(0),
+            depth: 0,
+            nodes,
+        },
+    }
+}

@@ -1,0 +1,151 @@
+//! Time management: how long one move may take. A soft limit decides whether to start another
+//! iteration (stretched when the best move keeps changing, shrunk when it is stable); a hard
+//! limit stops the search mid-iteration. Both keep the option's move overhead in reserve. While
+//! pondering no limit applies; on ponderhit the clock starts from that moment.
+
+use super::{Limits, SearchControl};
+use std::time::{Duration, Instant};
+
+/// The time limits of one search and the clock they are measured on.
+#[derive(Clone, Debug)]
+pub(crate) struct TimeManager {
+    /// When the clock started: the search start, or the ponderhit.
+    start: Instant,
+    /// When the search itself started (for reports).
+    search_start: Instant,
+    soft: Option<Duration>,
+    hard: Option<Duration>,
+    /// Whether the search was pondering when last checked.
+    was_pondering: bool,
+}
+
+impl TimeManager {
+    /// The limits for `limits`, keeping `overhead_ms` in reserve.
+    pub(crate) fn new(limits: &Limits, overhead_ms: u64, pondering: bool) -> TimeManager {
+        let now = Instant::now();
+        let overhead = Duration::from_millis(overhead_ms);
+        let (mut soft, mut hard) = (None, None);
+        if let Some(t) = limits.movetime {
+            // Never plan past the move time minus the margin; a tiny move time keeps half.
+            let h = if t > overhead * 2 {
+                t - overhead
+            } else {
+                t / 2
+            };
+            hard = Some(h.max(Duration::from_millis(1)));
+        }
+        if let Some(clock) = limits.clock {
+            let avail = clock
+                .time
+                .saturating_sub(overhead)
+                .max(Duration::from_millis(1));
+            let mtg = clock.moves_to_go.unwrap_or(25).clamp(1, 50);
+            let (s, h) = if mtg == 1 {
+                (avail.mul_f64(0.6), avail.mul_f64(0.9))
+            } else {
+                let s = (avail / mtg + clock.increment.mul_f64(0.75)).min(avail / 2);
+                (s, (s * 4).min(avail.mul_f64(0.75)))
+            };
+            soft = Some(soft.map_or(s, |x: Duration| x.min(s)));
+            hard = Some(hard.map_or(h, |x: Duration| x.min(h)));
+        }
+        if limits.infinite {
+            soft = None;
+            hard = None;
+        }
+        TimeManager {
+            start: now,
+            search_start: now,
+            soft,
+            hard,
+            was_pondering: pondering,
+        }
+    }
+
+    /// Time since the search started.
+    pub(crate) fn elapsed(&self) -> Duration {
+        self.search_start.elapsed()
+    }
+
+    /// Whether the hard limit has passed (never while pondering). Notices a ponderhit and
+    /// restarts the clock from it.
+    pub(crate) fn hard_stop(&mut self, control: &SearchControl) -> bool {
+        if control.pondering() {
+            return false;
+        }
+        if self.was_pondering {
+            self.was_pondering = false;
+            self.start = Instant::now();
+        }
+        self.hard.is_some_and(|h| self.start.elapsed() >= h)
+    }
+
+    /// Whether to stop after an iteration, given how unstable the best move is (`instability`
+    /// near 0 when it has not changed lately, up to about 2 after changes).
+    pub(crate) fn soft_stop(&mut self, control: &SearchControl, instability: f64) -> bool {
+        if self.hard_stop(control) {
+            return true;
+        }
+        if control.pondering() {
+            return false;
+        }
+        let Some(soft) = self.soft else {
+            return false;
+        };
+        let budget = soft.mul_f64((0.6 + 0.7 * instability).min(2.5));
+        // An iteration costs about as much as all before it: don't start one that can't finish.
+        let elapsed = self.start.elapsed();
+        elapsed >= budget || elapsed.mul_f64(1.8) >= budget.min(self.hard.unwrap_or(budget))
+    }
+
+    /// Whether the search is bounded by time at all.
+    pub(crate) fn timed(&self) -> bool {
+        self.soft.is_some() || self.hard.is_some()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::search::Clock;
+
+    #[test]
+    fn clock_keeps_overhead_and_reserve() {
+        let limits = Limits {
+            clock: Some(Clock {
+                time: Duration::from_millis(10_000),
+                increment: Duration::ZERO,
+                moves_to_go: None,
+            }),
+            ..Limits::default()
+        };
+        let tm = TimeManager::new(&limits, 50, false);
+        assert!(tm.soft.unwrap() < Duration::from_millis(1000));
+        assert!(tm.hard.unwrap() < Duration::from_millis(7500));
+        let last = Limits {
+            clock: Some(Clock {
+                time: Duration::from_millis(100),
+                increment: Duration::ZERO,
+                moves_to_go: Some(1),
+            }),
+            ..Limits::default()
+        };
+        assert!(TimeManager::new(&last, 50, false).hard.unwrap() <= Duration::from_millis(50));
+    }
+
+    #[test]
+    fn pondering_suspends_limits() {
+        let limits = Limits {
+            movetime: Some(Duration::from_millis(1)),
+            ..Limits::default()
+        };
+        let control = SearchControl::new(true);
+        let mut tm = TimeManager::new(&limits, 0, true);
+        std::thread::sleep(Duration::from_millis(5));
+        assert!(!tm.hard_stop(&control));
+        control.ponderhit();
+        assert!(!tm.hard_stop(&control));
+        std::thread::sleep(Duration::from_millis(5));
+        assert!(tm.hard_stop(&control));
+    }
+}

@@ -1,0 +1,183 @@
+//! What the search needs to know about a node besides its moves: draws in the tree (repetition
+//! against the game history and the search path, the variant's counter rules, dead-drawn
+//! material), whether the side to move can move at all, the transposition key that includes the
+//! draw counters when they matter, and the conversion of decisive scores to and from the table.
+
+use super::Score;
+use crate::bitboard::Dir;
+use crate::eval;
+use crate::movegen::has_capture;
+use crate::position::Position;
+use crate::variant::{DrawCounters, Rules};
+
+/// How far ahead (in plies) a counter rule must be able to fire for the counters to become part
+/// of the transposition key.
+const COUNTER_HORIZON: u16 = 20;
+
+/// The keys of the positions before the current one: the game's since its last irreversible
+/// move, then the search path. Positions can repeat only within `quiet_plies` of each other.
+pub(crate) struct KeyStack {
+    keys: Vec<u64>,
+}
+
+impl KeyStack {
+    /// The stack for a root whose game history (every position before the root) is `history`,
+    /// of which only the last `window` plies can repeat.
+    pub(crate) fn new(history: &[Position], window: usize) -> KeyStack {
+        let first = history.len().saturating_sub(window);
+        let mut keys: Vec<u64> = history[first..].iter().map(|p| p.key()).collect();
+        keys.reserve(256);
+        KeyStack { keys }
+    }
+
+    #[inline(always)]
+    pub(crate) fn push(&mut self, key: u64) {
+        self.keys.push(key);
+    }
+
+    #[inline(always)]
+    pub(crate) fn pop(&mut self) {
+        self.keys.pop();
+    }
+
+    /// Whether `key` occurred before with the same side to move within the last `quiet_plies`
+    /// plies. One earlier occurrence is enough to score a draw: the side that could avoid it
+    /// would have, so a repetition in the tree means neither side can do better.
+    #[inline]
+    pub(crate) fn repeated(&self, key: u64, quiet_plies: u16) -> bool {
+        let n = self.keys.len();
+        let limit = (quiet_plies as usize).min(n);
+        let mut back = 2;
+        while back <= limit {
+            if self.keys[n - back] == key {
+                return true;
+            }
+            back += 2;
+        }
+        false
+    }
+}
+
+/// Whether the side to move has any quiet move (a man's step or a king's step).
+#[inline]
+pub(crate) fn has_quiet_move(pos: &Position) -> bool {
+    let us = pos.side();
+    let empty = pos.empty();
+    let men = pos.men(us);
+    let kings = pos.kings_of(us);
+    us.forward().iter().any(|d| d.shift(men) & empty != 0)
+        || Dir::ALL.iter().any(|d| d.shift(kings) & empty != 0)
+}
+
+/// Whether the side to move has any legal move.
+#[inline]
+pub(crate) fn has_legal_move<R: Rules>(pos: &Position) -> bool {
+    has_quiet_move(pos) || has_capture::<R>(pos)
+}
+
+/// Dead-drawn material with no capture pending for either side.
+#[inline]
+pub(crate) fn dead_drawn<R: Rules>(pos: &Position) -> bool {
+    eval::dead_draw::<R>(pos)
+        && !has_capture::<R>(pos)
+        && !has_capture::<R>(&pos.with_side(pos.side().opponent()))
+}
+
+/// The transposition key: the position's key, with the draw counters mixed in when one of the
+/// variant's counter rules could fire within `COUNTER_HORIZON` plies (then the same position
+/// with other counters can have another value).
+#[inline]
+pub(crate) fn tt_key<R: Rules>(pos: &Position, c: &DrawCounters) -> u64 {
+    let h = COUNTER_HORIZON;
+    let soon = DrawCounters {
+        quiet_plies: c.quiet_plies.saturating_add(h),
+        balance_plies: c.balance_plies.saturating_add(h),
+        ending_moves: c.ending_moves.saturating_add(h / 2),
+        road_moves: c.road_moves.saturating_add(h / 2),
+    };
+    if R::draw_rule(&soon, pos).is_none() {
+        return pos.key();
+    }
+    let packed = c.quiet_plies as u64
+        | (c.balance_plies as u64) << 16
+        | (c.ending_moves as u64) << 32
+        | (c.road_moves as u64) << 48;
+    pos.key()
+        ^ packed
+            .wrapping_add(1)
+            .wrapping_mul(0xA24B_AED4_963E_E407)
+            .rotate_left(29)
+}
+
+/// A score as stored in the table: decisive scores measured from this node, not the root.
+#[inline(always)]
+pub(crate) fn to_tt(score: i32, ply: usize) -> i32 {
+    if score > Score::WIN_THRESHOLD {
+        score + ply as i32
+    } else if score < -Score::WIN_THRESHOLD {
+        score - ply as i32
+    } else {
+        score
+    }
+}
+
+/// A score read from the table, measured from the root again.
+#[inline(always)]
+pub(crate) fn from_tt(score: i32, ply: usize) -> i32 {
+    if score > Score::WIN_THRESHOLD {
+        score - ply as i32
+    } else if score < -Score::WIN_THRESHOLD {
+        score + ply as i32
+    } else {
+        score
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::variant::{English, Russian};
+    use crate::{parse_fen, Variant};
+
+    #[test]
+    fn repetition_looks_back_two_plies_at_a_time() {
+        let mut s = KeyStack::new(&[], 0);
+        for k in [1, 2, 3, 4] {
+            s.push(k);
+        }
+        assert!(s.repeated(3, 10));
+        assert!(!s.repeated(4, 10), "the parent has the other side to move");
+        assert!(!s.repeated(1, 2), "outside the quiet window");
+        assert!(s.repeated(1, 4));
+    }
+
+    #[test]
+    fn quiet_moves_and_blocked_sides() {
+        let blocked = parse_fen("W:W29:B25,22").unwrap();
+        assert!(!has_quiet_move(&blocked));
+        assert!(!has_legal_move::<Russian>(&blocked));
+        assert!(has_legal_move::<English>(
+            &parse_fen(Variant::English.start_fen()).unwrap()
+        ));
+    }
+
+    #[test]
+    fn counters_enter_the_key_only_near_a_rule() {
+        let pos = parse_fen("W:WK29,K30,K31:BK5").unwrap();
+        let a = DrawCounters {
+            ending_moves: 6,
+            ..DrawCounters::default()
+        };
+        let b = DrawCounters {
+            ending_moves: 7,
+            ..DrawCounters::default()
+        };
+        assert_ne!(tt_key::<Russian>(&pos, &a), tt_key::<Russian>(&pos, &b));
+        let start = parse_fen(Variant::Russian.start_fen()).unwrap();
+        assert_eq!(
+            tt_key::<Russian>(&start, &DrawCounters::default()),
+            start.key()
+        );
+        assert_eq!(from_tt(to_tt(Score::win_in(9).0, 4), 4), Score::win_in(9).0);
+    }
+}

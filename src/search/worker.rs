@@ -1,0 +1,321 @@
+//! One search thread's alpha-beta: principal-variation search with late-move reductions, the
+//! single-reply extension, mate-distance pruning, draws in the tree, and a quiescence search that
+//! plays out every pending capture (captures are compulsory, so a position with one is never
+//! evaluated statically).
+
+use super::ordering::{pick, Ordering, MAX_PLY};
+use super::threads::Shared;
+use super::tree::{self, KeyStack};
+use super::Score;
+use crate::eval::evaluate_for;
+use crate::movegen::{generate, has_capture, Counting};
+use crate::moves::Move;
+use crate::position::Position;
+use crate::tt::{move_code, Bound};
+use crate::variant::{DrawCounters, Rules};
+use std::marker::PhantomData;
+
+const INF: i32 = Score::INFINITE.0;
+/// How often (in nodes) a thread looks at the clock and the stop flag.
+const POLL_MASK: u64 = 1023;
+
+/// The state of one search thread.
+pub(crate) struct Worker<'a, R: Rules> {
+    pub(crate) shared: &'a Shared<'a>,
+    pub(crate) id: usize,
+    pub(crate) nodes: u64,
+    /// Stop at this many nodes (exact for one thread, so fixed-node searches repeat exactly).
+    pub(crate) node_limit: u64,
+    pub(crate) seldepth: usize,
+    pub(crate) stopped: bool,
+    /// The nominal depth of the current iteration (bounds the extensions).
+    pub(crate) root_depth: i32,
+    pub(crate) keys: KeyStack,
+    pub(crate) order: Ordering,
+    moves: Vec<Vec<Move>>,
+    scores: Vec<Vec<i32>>,
+    /// Triangular PV table: `pv[ply]` is the best line found from `ply`.
+    pub(crate) pv: Vec<Vec<Move>>,
+    _rules: PhantomData<R>,
+}
+
+impl<'a, R: Rules> Worker<'a, R> {
+    pub(crate) fn new(shared: &'a Shared<'a>, id: usize, keys: KeyStack, node_limit: u64) -> Self {
+        Worker {
+            shared,
+            id,
+            nodes: 0,
+            node_limit,
+            seldepth: 0,
+            stopped: false,
+            root_depth: 1,
+            keys,
+            order: Ordering::new(),
+            moves: (0..=MAX_PLY).map(|_| Vec::with_capacity(48)).collect(),
+            scores: (0..=MAX_PLY).map(|_| Vec::with_capacity(48)).collect(),
+            pv: (0..=MAX_PLY + 1).map(|_| Vec::with_capacity(32)).collect(),
+            _rules: PhantomData,
+        }
+    }
+
+    /// Counts a node and, every so often, checks the stop flag, the clock and the node limit.
+    #[inline(always)]
+    fn visit(&mut self, ply: usize) {
+        self.nodes += 1;
+        if ply > self.seldepth {
+            self.seldepth = ply;
+        }
+        if self.nodes >= self.node_limit {
+            self.stopped = true;
+        }
+        if self.nodes & POLL_MASK == 0 && self.shared.poll(self.id, self.nodes) {
+            self.stopped = true;
+        }
+    }
+
+    /// Sets `pv[ply]` to `mv` followed by `pv[ply + 1]`.
+    #[inline]
+    fn update_pv(&mut self, ply: usize, mv: Move) {
+        let (head, tail) = self.pv.split_at_mut(ply + 1);
+        let line = &mut head[ply];
+        line.clear();
+        line.push(mv);
+        line.extend_from_slice(&tail[0]);
+    }
+
+    /// The alpha-beta search of a non-root node `pos` reached with `counters`.
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn search(
+        &mut self,
+        pos: &Position,
+        counters: &DrawCounters,
+        mut alpha: i32,
+        mut beta: i32,
+        mut depth: i32,
+        ply: usize,
+        pv_node: bool,
+    ) -> i32 {
+        self.pv[ply].clear();
+        // Draws in the tree: a repetition, a counter rule, or material nobody can win with.
+        if self.keys.repeated(pos.key(), counters.quiet_plies) {
+            return 0;
+        }
+        if R::draw_rule(counters, pos).is_some() {
+            // The game record checks for a loss before the draw rules; so does the tree.
+            return if tree::has_legal_move::<R>(pos) {
+                0
+            } else {
+                Score::loss_in(ply as u32).0
+            };
+        }
+        if tree::dead_drawn::<R>(pos) {
+            return 0;
+        }
+        if depth <= 0 {
+            return self.quiesce(pos, alpha, beta, ply);
+        }
+        self.visit(ply);
+        if self.stopped {
+            return 0;
+        }
+        if ply >= MAX_PLY - 1 {
+            return evaluate_for::<R>(pos);
+        }
+
+        // Mate-distance pruning: no line from here beats a win in the next ply.
+        alpha = alpha.max(Score::loss_in(ply as u32).0);
+        beta = beta.min(Score::win_in(ply as u32 + 1).0);
+        if alpha >= beta {
+            return alpha;
+        }
+
+        let key = tree::tt_key::<R>(pos, counters);
+        let entry = self.shared.tt.probe(key);
+        let mut hash_move = 0;
+        if let Some(e) = entry {
+            hash_move = e.mv;
+            let s = tree::from_tt(e.score as i32, ply);
+            if !pv_node && e.depth as i32 >= depth {
+                let usable = match e.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => s >= beta,
+                    Bound::Upper => s <= alpha,
+                };
+                if usable {
+                    return s;
+                }
+            }
+        }
+
+        let mut moves = std::mem::take(&mut self.moves[ply]);
+        let mut scores = std::mem::take(&mut self.scores[ply]);
+        generate::<R>(pos, &mut moves, Counting::Unique);
+        if moves.is_empty() {
+            self.moves[ply] = moves;
+            self.scores[ply] = scores;
+            return Score::loss_in(ply as u32).0;
+        }
+        // A forced reply costs nothing to look past.
+        if moves.len() == 1 && (ply as i32) < 2 * self.root_depth {
+            depth += 1;
+        }
+        self.order.score(pos, &moves, hash_move, ply, &mut scores);
+        self.order.clear_killers(ply);
+
+        let original_alpha = alpha;
+        let mut best = -INF;
+        let mut best_move: Option<Move> = None;
+        self.keys.push(pos.key());
+        for i in 0..moves.len() {
+            let mv = pick(&mut moves, &mut scores, i);
+            let child = pos.play(&mv);
+            self.shared.tt.prefetch(child.key());
+            let child_counters = counters.after(pos, &mv, &child);
+            let score = self.search_child(
+                &child,
+                &child_counters,
+                &mv,
+                i,
+                alpha,
+                beta,
+                depth,
+                ply,
+                pv_node,
+            );
+            if self.stopped {
+                break;
+            }
+            if score > best {
+                best = score;
+                if score > alpha {
+                    best_move = Some(mv);
+                    if pv_node {
+                        self.update_pv(ply, mv);
+                    }
+                    if score >= beta {
+                        self.order.cut(pos.side(), ply, &mv, depth, &moves[..i]);
+                        break;
+                    }
+                    alpha = score;
+                }
+            }
+        }
+        self.keys.pop();
+        self.moves[ply] = moves;
+        self.scores[ply] = scores;
+        if self.stopped {
+            return 0;
+        }
+
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if best > original_alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        let code = best_move.map_or(0, |m| move_code(&m));
+        self.shared
+            .tt
+            .store(key, code, tree::to_tt(best, ply), 0, depth, bound);
+        best
+    }
+
+    /// One child of a node: the first move with the full window, the others with a null window
+    /// (late quiet moves reduced), searched again when they beat alpha.
+    #[allow(clippy::too_many_arguments)]
+    #[inline]
+    fn search_child(
+        &mut self,
+        child: &Position,
+        counters: &DrawCounters,
+        mv: &Move,
+        index: usize,
+        alpha: i32,
+        beta: i32,
+        depth: i32,
+        ply: usize,
+        pv_node: bool,
+    ) -> i32 {
+        let next = depth - 1;
+        if index == 0 {
+            return -self.search(child, counters, -beta, -alpha, next, ply + 1, pv_node);
+        }
+        // Late quiet moves are reduced, except a move that offers a capture: shots begin with
+        // sacrifices, and those must be searched in full.
+        let mut reduction = 0;
+        if depth >= 3
+            && index >= 3
+            && !mv.is_capture()
+            && !mv.is_promotion()
+            && !self.order.is_killer(ply, mv)
+            && !has_capture::<R>(child)
+        {
+            reduction = if index >= 8 && depth >= 5 { 2 } else { 1 };
+            if pv_node {
+                reduction -= 1;
+            }
+        }
+        let mut score = -self.search(
+            child,
+            counters,
+            -alpha - 1,
+            -alpha,
+            next - reduction,
+            ply + 1,
+            false,
+        );
+        if score > alpha && reduction > 0 && !self.stopped {
+            score = -self.search(child, counters, -alpha - 1, -alpha, next, ply + 1, false);
+        }
+        if score > alpha && score < beta && pv_node && !self.stopped {
+            score = -self.search(child, counters, -beta, -alpha, next, ply + 1, true);
+        }
+        score
+    }
+
+    /// Quiescence: with a capture pending, every capture is played out (no standing pat, since
+    /// the capture is compulsory); without one, the static evaluation.
+    pub(crate) fn quiesce(&mut self, pos: &Position, mut alpha: i32, beta: i32, ply: usize) -> i32 {
+        self.visit(ply);
+        self.pv[ply].clear();
+        if self.stopped {
+            return 0;
+        }
+        if !has_capture::<R>(pos) {
+            if !tree::has_quiet_move(pos) {
+                return Score::loss_in(ply as u32).0;
+            }
+            return evaluate_for::<R>(pos);
+        }
+        if ply >= MAX_PLY - 1 {
+            return evaluate_for::<R>(pos);
+        }
+        let mut moves = std::mem::take(&mut self.moves[ply]);
+        let mut scores = std::mem::take(&mut self.scores[ply]);
+        generate::<R>(pos, &mut moves, Counting::Unique);
+        self.order.score(pos, &moves, 0, ply, &mut scores);
+        let mut best = -INF;
+        for i in 0..moves.len() {
+            let mv = pick(&mut moves, &mut scores, i);
+            let child = pos.play(&mv);
+            let score = -self.quiesce(&child, -beta, -alpha, ply + 1);
+            if self.stopped {
+                break;
+            }
+            if score > best {
+                best = score;
+                if score > alpha {
+                    self.update_pv(ply, mv);
+                    if score >= beta {
+                        break;
+                    }
+                    alpha = score;
+                }
+            }
+        }
+        self.moves[ply] = moves;
+        self.scores[ply] = scores;
+        best
+    }
+}

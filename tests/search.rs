@@ -1,0 +1,219 @@
+//! End-to-end tests of the search through its public interface: draws in the tree, mate
+//! distances, reproducibility, multi-PV, threads, and limits kept.
+
+use crownhead::{
+    Game, Limits, Score, SearchControl, SearchInfo, SearchOptions, SearchOutcome, Searcher, Variant,
+};
+use std::time::{Duration, Instant};
+
+fn search(game: &Game, limits: Limits, options: SearchOptions) -> (SearchOutcome, Vec<SearchInfo>) {
+    let mut searcher = Searcher::new(options);
+    let mut infos = Vec::new();
+    let out = searcher.search(game, &limits, &SearchControl::new(false), &mut |i| {
+        infos.push(i.clone())
+    });
+    (out, infos)
+}
+
+fn depth(d: u32) -> Limits {
+    Limits {
+        depth: Some(d),
+        ..Limits::default()
+    }
+}
+
+fn small() -> SearchOptions {
+    SearchOptions {
+        hash_mb: 16,
+        ..SearchOptions::default()
+    }
+}
+
+/// Every PV in the reports is legal from the root.
+fn assert_legal_pvs(game: &Game, infos: &[SearchInfo]) {
+    for info in infos {
+        let mut g = game.clone();
+        for mv in &info.pv {
+            g.play(*mv).expect("legal PV move");
+        }
+        assert!(!info.pv.is_empty());
+    }
+}
+
+#[test]
+fn repetition_against_the_game_history_is_a_draw() {
+    // A lone english king against two is lost; after the kings went there and back, stepping
+    // out again repeats a position of the game: the search takes that draw.
+    let fresh = Game::from_fen(Variant::English, "W:WK1:BK27,K32").unwrap();
+    let (lost, _) = search(&fresh, depth(8), small());
+    assert!(lost.score.0 < -50, "{:?}", lost.score);
+    let mut game = fresh.clone();
+    for mv in ["1-6", "27-24", "6-1", "24-27"] {
+        game.play_text(mv).unwrap();
+    }
+    let (out, infos) = search(&game, depth(8), small());
+    assert_eq!(out.score, Score::ZERO);
+    assert_eq!(out.best.map(|m| m.to().number()), Some(6));
+    assert_legal_pvs(&game, &infos);
+}
+
+#[test]
+fn dead_drawn_material_scores_zero() {
+    for (variant, fen) in [
+        (Variant::Russian, "W:WK29,K30:BK4"),
+        (Variant::English, "W:WK14:BK3"),
+    ] {
+        let game = Game::from_fen(variant, fen).unwrap();
+        let (out, _) = search(&game, depth(10), small());
+        assert_eq!(out.score, Score::ZERO, "{fen}");
+    }
+}
+
+#[test]
+fn russian_main_road_rule_draws_in_the_tree() {
+    // Three kings against a lone king holding the main road: the 7.2.7 rule draws after five
+    // moves, well inside the horizon, unless the king can be caught at once.
+    let game = Game::from_fen(Variant::Russian, "W:WK6,K7,K3:BK29").unwrap();
+    let (out, _) = search(&game, depth(14), small());
+    assert!(!out.score.is_decisive(), "{:?}", out.score);
+    assert!(out.score.0.abs() < 50, "{:?}", out.score);
+}
+
+#[test]
+fn wins_are_scored_by_distance() {
+    // English: the black man on 5 is blocked (9 and 14 taken): no legal move, lost now.
+    let game = Game::from_fen(Variant::English, "B:W9,K14:B5").unwrap();
+    let (out, _) = search(&game, depth(6), small());
+    assert_eq!((out.best, out.score), (None, Score::loss_in(0)));
+    let game = Game::from_fen(Variant::Russian, "W:W22:B18").unwrap();
+    let (out, _) = search(&game, depth(4), small());
+    assert_eq!(out.score, Score::win_in(1));
+}
+
+#[test]
+fn fixed_node_search_repeats_exactly() {
+    let game = Game::from_fen(
+        Variant::Russian,
+        "B:W17,19,21,25,26,27,29,30,31,32:B1,2,3,4,5,6,7,10,12,14",
+    )
+    .unwrap();
+    let limits = Limits {
+        nodes: Some(300_000),
+        ..Limits::default()
+    };
+    let strip = |v: Vec<SearchInfo>| {
+        v.into_iter()
+            .map(|i| {
+                (
+                    i.depth, i.seldepth, i.score, i.nodes, i.hashfull, i.multipv, i.pv,
+                )
+            })
+            .collect::<Vec<_>>()
+    };
+    let (a, ia) = search(&game, limits.clone(), small());
+    let (b, ib) = search(&game, limits, small());
+    assert_eq!(a, b);
+    assert_eq!(a.nodes, 300_000);
+    assert_eq!(strip(ia), strip(ib));
+}
+
+#[test]
+fn multipv_reports_distinct_lines() {
+    let game = Game::start(Variant::English);
+    let options = SearchOptions {
+        multipv: 3,
+        ..small()
+    };
+    let (_, infos) = search(&game, depth(6), options);
+    let last: Vec<&SearchInfo> = infos.iter().filter(|i| i.depth == 6).collect();
+    assert_eq!(
+        last.iter().map(|i| i.multipv).collect::<Vec<_>>(),
+        vec![1, 2, 3]
+    );
+    assert!(last[0].score >= last[1].score && last[1].score >= last[2].score);
+    assert_ne!(last[0].pv[0], last[1].pv[0]);
+    assert_legal_pvs(&game, &infos);
+}
+
+#[test]
+fn threads_find_a_legal_move() {
+    let game = Game::start(Variant::Russian);
+    let options = SearchOptions {
+        threads: 2,
+        ..small()
+    };
+    let (out, infos) = search(&game, depth(9), options);
+    assert!(out.best.is_some() && out.depth == 9);
+    assert_legal_pvs(&game, &infos);
+}
+
+#[test]
+fn movetime_is_kept() {
+    let game = Game::start(Variant::Russian);
+    let start = Instant::now();
+    let limits = Limits {
+        movetime: Some(Duration::from_millis(100)),
+        ..Limits::default()
+    };
+    let (out, _) = search(
+        &game,
+        limits,
+        SearchOptions {
+            threads: 2,
+            ..small()
+        },
+    );
+    assert!(
+        start.elapsed() < Duration::from_millis(300),
+        "{:?}",
+        start.elapsed()
+    );
+    assert!(out.best.is_some());
+}
+
+#[test]
+fn stop_and_ponderhit_end_the_search() {
+    let game = Game::start(Variant::English);
+    let mut searcher = Searcher::new(small());
+    let control = SearchControl::new(false);
+    let limits = Limits {
+        infinite: true,
+        ..Limits::default()
+    };
+    let start = Instant::now();
+    let out = std::thread::scope(|s| {
+        s.spawn(|| {
+            std::thread::sleep(Duration::from_millis(100));
+            control.stop();
+        });
+        searcher.search(&game, &limits, &control, &mut |_| {})
+    });
+    assert!(out.best.is_some());
+    assert!(
+        start.elapsed() < Duration::from_millis(400),
+        "{:?}",
+        start.elapsed()
+    );
+
+    // Pondering ignores the move time until the ponderhit; then the clock starts.
+    let control = SearchControl::new(true);
+    let limits = Limits {
+        movetime: Some(Duration::from_millis(50)),
+        ..Limits::default()
+    };
+    let start = Instant::now();
+    let out = std::thread::scope(|s| {
+        s.spawn(|| {
+            std::thread::sleep(Duration::from_millis(200));
+            control.ponderhit();
+        });
+        searcher.search(&game, &limits, &control, &mut |_| {})
+    });
+    assert!(out.best.is_some());
+    assert!(start.elapsed() >= Duration::from_millis(200));
+    assert!(
+        start.elapsed() < Duration::from_millis(500),
+        "{:?}",
+        start.elapsed()
+    );
+}

@@ -1,0 +1,59 @@
+//! The tactics suite: every position of `positions/tactics.txt` (`variant;fen;best moves;what`)
+//! is searched to a modest fixed depth; a position is solved when the engine's move is one of
+//! its best moves. The solve count is printed, and the test fails if it drops below `EXPECTED`.
+
+use crownhead::search::bench::parse_positions;
+use crownhead::{parse_move, Game, Limits, SearchControl, SearchOptions, Searcher};
+
+/// The depth every position is searched to.
+const DEPTH: u32 = 12;
+/// Positions solved when this was last measured; a change that solves fewer is a regression.
+const EXPECTED: usize = 21;
+
+#[test]
+fn tactics_suite() {
+    let text = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/positions/tactics.txt"
+    ))
+    .unwrap();
+    let positions = parse_positions(&text).unwrap();
+    let mut searcher = Searcher::new(SearchOptions {
+        hash_mb: 32,
+        ..SearchOptions::default()
+    });
+    let mut solved = 0;
+    for (variant, pos, fields) in &positions {
+        let best: Vec<_> = fields[0]
+            .split_whitespace()
+            .map(|t| parse_move(t, pos, *variant).unwrap_or_else(|e| panic!("{t}: {e}")))
+            .collect();
+        searcher.new_game();
+        let game = Game::new(*variant, *pos);
+        let limits = Limits {
+            depth: Some(DEPTH),
+            ..Limits::default()
+        };
+        let out = searcher.search(&game, &limits, &SearchControl::new(false), &mut |_| {});
+        let found = out
+            .best
+            .is_some_and(|m| best.iter().any(|b| b.same_effect(&m)));
+        solved += found as usize;
+        let what = fields.get(1).map_or("", String::as_str);
+        println!(
+            "{} {variant} {} score {}: {what}",
+            if found { "ok  " } else { "MISS" },
+            fields[0],
+            out.score.0
+        );
+    }
+    println!(
+        "tactics: solved {solved}/{} at depth {DEPTH}",
+        positions.len()
+    );
+    assert!(positions.len() >= 20);
+    assert!(
+        solved >= EXPECTED,
+        "solved {solved}, expected at least {EXPECTED}"
+    );
+}
