@@ -6,9 +6,11 @@
 //! It answers `uci`, `isready`, `ucinewgame`, `setoption name Variant value V`, `position
 //! startpos|fen F [moves ...]`, `go ...` (searching with `go depth D`, else depth 1) and `quit`.
 //! With a fault it behaves until its N-th `go` (default 1), then plays an illegal move, exits, or
-//! never answers.
+//! never answers. With `--hub` it speaks Hub instead (`hub`, `set-param`, `init`, `ping`, `pos`,
+//! `level`, `go think`, `done`), in the RULES.md square frame.
 
 use crownhead::search::{Limits, SearchControl, SearchOptions, Searcher};
+use crownhead::tools::engine::{hub_move, hub_move_text, hub_position_to_fen};
 use crownhead::{Game, Variant};
 use std::io::{BufRead, Write};
 
@@ -27,11 +29,51 @@ fn main() {
     let mut game = Game::start(variant);
     let mut searcher = Searcher::new(SearchOptions::default());
     let mut goes = 0;
+    let hub = args.iter().any(|a| a == "--hub");
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
     for line in std::io::stdin().lock().lines() {
         let Ok(line) = line else { break };
         let words: Vec<&str> = line.split_whitespace().collect();
+        if hub {
+            let value = |key: &str| {
+                let start = line.find(&format!("{key}="))? + key.len() + 1;
+                let rest = &line[start..];
+                Some(match rest.strip_prefix('"') {
+                    Some(q) => q.split('"').next().unwrap_or("").to_string(),
+                    None => rest.split_whitespace().next().unwrap_or("").to_string(),
+                })
+            };
+            let reply = match words.first().copied() {
+                Some("hub") => format!("id name={name} version=1\nparam name=variant value=russian type=enum values=\"russian english\"\nwait"),
+                Some("set-param") if value("name").as_deref() == Some("variant") => {
+                    variant = value("value").and_then(|v| v.parse().ok()).unwrap_or(variant);
+                    continue;
+                }
+                Some("init") => "ready".into(),
+                Some("ping") => "pong".into(),
+                Some("pos") => {
+                    let fen = value("pos").and_then(|p| hub_position_to_fen(&p)).expect("hub position");
+                    game = Game::from_fen(variant, &fen).expect("fen");
+                    for m in value("moves").unwrap_or_default().split_whitespace() {
+                        let mv = hub_move(m, &game).expect("legal hub move");
+                        game.play(mv).expect("legal");
+                    }
+                    continue;
+                }
+                Some("go") => {
+                    let limits = Limits { depth: Some(1), ..Limits::default() };
+                    let result = searcher.search(&game, &limits, &SearchControl::new(false), &mut |_| {});
+                    let mv = result.best.map(|m| hub_move_text(&m)).unwrap_or_default();
+                    format!("info depth=1 score={:.2}\ndone move={mv}", f64::from(result.score.0) / 100.0)
+                }
+                Some("quit") => break,
+                _ => continue,
+            };
+            let _ = writeln!(out, "{reply}");
+            let _ = out.flush();
+            continue;
+        }
         let reply = match words.first().copied() {
             Some("uci") => format!("id name {name}\nid author tests\noption name Variant type combo default russian var russian var english\nuciok"),
             Some("isready") => "readyok".into(),

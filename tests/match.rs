@@ -171,6 +171,37 @@ fn faults_lose_and_are_counted_apart() {
 }
 
 #[test]
+fn hub_engines() {
+    let pdn = temp("hub.pdn");
+    let fixture = format!("{} --hub", fixture());
+    let out = run_match(&[
+        "--engine",
+        &fixture,
+        "--engine",
+        &fixture,
+        "--hub",
+        "--games",
+        "2",
+        "--variant",
+        "russian",
+        "--tc",
+        "5+0.05",
+        "--max-moves",
+        "60",
+        "--pdn",
+        pdn.to_str().unwrap(),
+    ]);
+    assert!(out.contains("Score of Fixture (1) vs Fixture (2)"), "{out}");
+    assert!(
+        out.contains("illegal moves 0, crashes 0, time forfeits 0"),
+        "{out}"
+    );
+    let text = std::fs::read_to_string(&pdn).unwrap();
+    assert!(text.contains(" clk "), "clock in the comments: {text}");
+    check_pdn(&pdn, Variant::Russian, 2);
+}
+
+#[test]
 fn an_engine_that_does_not_start_loses() {
     let out = run_match(&[
         "--engine",

@@ -406,6 +406,31 @@ fn uci_score(words: &[&str]) -> Option<i32> {
     }
 }
 
+/// Reads a Hub position (`W` or `B`, then squares 1-32 as `w`, `b`, `W`, `B`, `e`) as a PDN FEN.
+pub fn hub_position_to_fen(text: &str) -> Option<String> {
+    let chars: Vec<char> = text.trim().chars().collect();
+    if chars.len() != 33 || !matches!(chars[0], 'W' | 'B') {
+        return None;
+    }
+    let mut groups = [String::new(), String::new()];
+    for (i, c) in chars[1..].iter().enumerate() {
+        let (group, king) = match c {
+            'w' => (0, ""),
+            'W' => (0, "K"),
+            'b' => (1, ""),
+            'B' => (1, "K"),
+            'e' => continue,
+            _ => return None,
+        };
+        let g = &mut groups[group];
+        if !g.is_empty() {
+            g.push(',');
+        }
+        g.push_str(&format!("{king}{}", i + 1));
+    }
+    Some(format!("{}:W{}:B{}", chars[0], groups[0], groups[1]))
+}
+
 /// A Hub score in men, wins as 100 minus plies/100, in centi-men.
 fn hub_score(men: f64) -> i32 {
     (men * 100.0).round().clamp(-10_000.0, 10_000.0) as i32
@@ -456,7 +481,7 @@ pub fn hub_move_text(mv: &Move) -> String {
 }
 
 /// The legal move a Hub move text names: by start, end and the set of captured squares.
-fn hub_move(text: &str, game: &Game) -> Option<Move> {
+pub fn hub_move(text: &str, game: &Game) -> Option<Move> {
     let squares: Option<Vec<_>> = text.split(['-', 'x']).map(parse_square).collect();
     let squares = squares.filter(|s| s.len() >= 2)?;
     let captured = squares[2..].iter().fold(0, |bb, s| bb | s.bit());
@@ -497,6 +522,8 @@ mod tests {
         let m = game.legal_moves()[0];
         assert_eq!(hub_move_text(&m), "22x31x26");
         assert_eq!(hub_move("22x31x26", &game), Some(m));
-        assert_eq!(hub_position(game.position()).len(), 33);
+        let hub = hub_position(game.position());
+        assert_eq!(hub.len(), 33);
+        assert_eq!(hub_position_to_fen(&hub).as_deref(), Some("B:W26,27:B22"));
     }
 }
