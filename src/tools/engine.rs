@@ -1,0 +1,529 @@
+//! An engine in another process, driven over its stdin and stdout by the UCI-style dialect
+//! (`uci`, `isready`, `setoption`, `position ... moves ...`, `go ...`, `bestmove`) or by Hub
+//! (`hub`, `set-param`, `init`, `pos`, `level`, `go think`, `done`).
+//!
+//! The command is run by `sh -c CMD`, so it may carry arguments, quotes and redirections. The
+//! process gets its own process group, and stopping it kills the whole group, so a shell wrapper
+//! cannot leave the real engine running. A reader thread turns stdout into a channel of lines;
+//! every wait has a deadline, so a hung engine is a time forfeit and never hangs the match. The
+//! engine's stderr is discarded, since engines log there freely.
+
+use crate::bitboard::{self, Color};
+use crate::game::Game;
+use crate::moves::Move;
+use crate::notation::fen::to_fen;
+use crate::notation::move_text::{default_style, full_text};
+use crate::notation::parse_square;
+use crate::variant::Variant;
+use std::io::{BufRead, BufReader, Write};
+use std::os::unix::process::CommandExt;
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
+use std::time::{Duration, Instant};
+
+/// Which text protocol the engine speaks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Protocol {
+    /// The UCI-style dialect.
+    Uci,
+    /// Hub version 2 with 1+32 character positions in the RULES.md numbering.
+    Hub,
+}
+
+/// How one search is bounded.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Go {
+    /// Clocks: time left for White and Black, and the increment.
+    Clock {
+        /// White's time left.
+        white: Duration,
+        /// Black's time left.
+        black: Duration,
+        /// Added after each move.
+        increment: Duration,
+    },
+    /// A fixed time per move.
+    MoveTime(Duration),
+    /// A fixed depth.
+    Depth(u32),
+}
+
+/// Why an engine failed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Failure {
+    /// The process could not start, exited, or closed its output.
+    Crash(String),
+    /// No answer before the deadline.
+    Timeout,
+}
+
+impl std::fmt::Display for Failure {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Failure::Crash(why) => write!(f, "crashed ({why})"),
+            Failure::Timeout => f.write_str("did not answer in time"),
+        }
+    }
+}
+
+/// An engine's answer to `go`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Reply {
+    /// The move text as sent (`None` for UCI `bestmove (none)` or an empty Hub move).
+    pub text: Option<String>,
+    /// The legal move it names, if it names exactly one.
+    pub mv: Option<Move>,
+    /// The last score reported, centi-men from the engine's side; wins and losses as +-(10000 - moves).
+    pub score: Option<i32>,
+    /// The last depth reported.
+    pub depth: Option<u32>,
+    /// Time from sending `go` to the answer.
+    pub elapsed: Duration,
+}
+
+/// A running engine process.
+pub struct Engine {
+    /// The name the engine gave (`id name`), or its command.
+    pub id: String,
+    /// The name used in reports and PDN (the id, or the id with a number in self-play).
+    pub name: String,
+    protocol: Protocol,
+    variant: Variant,
+    child: Child,
+    stdin: ChildStdin,
+    lines: Receiver<String>,
+}
+
+impl Engine {
+    /// Starts `command` through `sh -c` and completes the handshake within `timeout`.
+    pub fn start(
+        command: &str,
+        protocol: Protocol,
+        variant: Variant,
+        timeout: Duration,
+    ) -> Result<Engine, Failure> {
+        let mut child = Command::new("sh")
+            .arg("-c")
+            .arg(command)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .process_group(0)
+            .spawn()
+            .map_err(|e| Failure::Crash(format!("cannot start '{command}': {e}")))?;
+        let (stdin, stdout) = match (child.stdin.take(), child.stdout.take()) {
+            (Some(i), Some(o)) => (i, o),
+            _ => return Err(Failure::Crash("no pipes".into())),
+        };
+        let (tx, lines) = mpsc::channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines() {
+                match line {
+                    Ok(l) if tx.send(l.trim_end().to_string()).is_ok() => {}
+                    _ => break,
+                }
+            }
+        });
+        let mut engine = Engine {
+            id: command.to_string(),
+            name: command.to_string(),
+            protocol,
+            variant,
+            child,
+            stdin,
+            lines,
+        };
+        engine.handshake(timeout)?;
+        engine.name = engine.id.clone();
+        Ok(engine)
+    }
+
+    fn send(&mut self, line: &str) -> Result<(), Failure> {
+        log::debug!("{} << {line}", self.name);
+        writeln!(self.stdin, "{line}")
+            .and_then(|_| self.stdin.flush())
+            .map_err(|e| Failure::Crash(format!("cannot write to the engine: {e}")))
+    }
+
+    /// The next line before `deadline`.
+    fn recv(&mut self, deadline: Instant) -> Result<String, Failure> {
+        let wait = deadline.saturating_duration_since(Instant::now());
+        match self.lines.recv_timeout(wait) {
+            Ok(line) => {
+                log::debug!("{} >> {line}", self.name);
+                Ok(line)
+            }
+            Err(RecvTimeoutError::Timeout) => Err(Failure::Timeout),
+            Err(RecvTimeoutError::Disconnected) => {
+                let status = self.child.try_wait().ok().flatten();
+                Err(Failure::Crash(
+                    status.map_or("output closed".into(), |s| format!("exited, {s}")),
+                ))
+            }
+        }
+    }
+
+    /// Reads lines until one whose first word is `word`; returns it.
+    fn wait_for(&mut self, word: &str, deadline: Instant) -> Result<String, Failure> {
+        loop {
+            let line = self.recv(deadline)?;
+            if line.split_whitespace().next() == Some(word) {
+                return Ok(line);
+            }
+        }
+    }
+
+    fn handshake(&mut self, timeout: Duration) -> Result<(), Failure> {
+        let deadline = Instant::now() + timeout;
+        match self.protocol {
+            Protocol::Uci => {
+                self.send("uci")?;
+                loop {
+                    let line = self.recv(deadline)?;
+                    if let Some(name) = line.strip_prefix("id name ") {
+                        self.id = name.trim().to_string();
+                    }
+                    if line.trim() == "uciok" {
+                        break;
+                    }
+                }
+                self.send(&format!("setoption name Variant value {}", self.variant))?;
+            }
+            Protocol::Hub => {
+                self.send("hub")?;
+                loop {
+                    let line = self.recv(deadline)?;
+                    if line.starts_with("id ") {
+                        if let Some(name) = hub_arg(&line, "name") {
+                            self.id = name;
+                        }
+                    }
+                    if line.trim() == "wait" {
+                        break;
+                    }
+                }
+                self.send(&format!("set-param name=variant value={}", self.variant))?;
+                self.send("init")?;
+                self.wait_for("ready", deadline)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Tells the engine a new game starts and waits until it is ready.
+    pub fn new_game(&mut self, timeout: Duration) -> Result<(), Failure> {
+        let deadline = Instant::now() + timeout;
+        match self.protocol {
+            Protocol::Uci => {
+                self.send("ucinewgame")?;
+                self.send("isready")?;
+                self.wait_for("readyok", deadline).map(drop)
+            }
+            Protocol::Hub => {
+                self.send("new-game")?;
+                self.send("ping")?;
+                self.wait_for("pong", deadline).map(drop)
+            }
+        }
+    }
+
+    /// Asks for a move in the current position of `game` and waits for it at most `allowed`
+    /// after sending `go`.
+    pub fn go(&mut self, game: &Game, go: Go, allowed: Duration) -> Result<Reply, Failure> {
+        match self.protocol {
+            Protocol::Uci => self.send_uci_position(game, go)?,
+            Protocol::Hub => self.send_hub_position(game, go)?,
+        }
+        let start = Instant::now();
+        let deadline = start + allowed;
+        let (mut score, mut depth) = (None, None);
+        loop {
+            let line = self.recv(deadline)?;
+            let words: Vec<&str> = line.split_whitespace().collect();
+            match (self.protocol, words.first().copied()) {
+                (Protocol::Uci, Some("info")) => {
+                    score = uci_score(&words).or(score);
+                    depth = word_after(&words, "depth")
+                        .and_then(|d| d.parse().ok())
+                        .or(depth);
+                }
+                (Protocol::Uci, Some("bestmove")) => {
+                    let text = words
+                        .get(1)
+                        .filter(|t| **t != "(none)")
+                        .map(|t| t.to_string());
+                    let mv = text
+                        .as_deref()
+                        .and_then(|t| crate::parse_move(t, game.position(), game.variant()).ok());
+                    return Ok(Reply {
+                        text,
+                        mv,
+                        score,
+                        depth,
+                        elapsed: start.elapsed(),
+                    });
+                }
+                (Protocol::Hub, Some("info")) => {
+                    score = hub_arg(&line, "score")
+                        .and_then(|s| s.parse::<f64>().ok())
+                        .map(hub_score)
+                        .or(score);
+                    depth = hub_arg(&line, "depth")
+                        .and_then(|d| d.parse().ok())
+                        .or(depth);
+                }
+                (Protocol::Hub, Some("done")) => {
+                    let text = hub_arg(&line, "move").filter(|t| !t.is_empty());
+                    let mv = text.as_deref().and_then(|t| hub_move(t, game));
+                    return Ok(Reply {
+                        text,
+                        mv,
+                        score,
+                        depth,
+                        elapsed: start.elapsed(),
+                    });
+                }
+                _ => {}
+            }
+        }
+    }
+
+    fn send_uci_position(&mut self, game: &Game, go: Go) -> Result<(), Failure> {
+        let style = default_style(game.variant());
+        let start = game.start_position();
+        let standard = crate::parse_fen(game.variant().start_fen()).ok();
+        let mut line = if standard.as_ref() == Some(start) {
+            "position startpos".to_string()
+        } else {
+            format!("position fen {}", to_fen(start))
+        };
+        if !game.moves().is_empty() {
+            line.push_str(" moves");
+            for m in game.moves() {
+                line.push(' ');
+                line.push_str(&full_text(m, style));
+            }
+        }
+        self.send(&line)?;
+        let ms = |d: Duration| d.as_millis();
+        let go_line = match go {
+            Go::Clock {
+                white,
+                black,
+                increment,
+            } => {
+                let inc = ms(increment);
+                format!(
+                    "go wtime {} btime {} winc {inc} binc {inc}",
+                    ms(white),
+                    ms(black)
+                )
+            }
+            Go::MoveTime(t) => format!("go movetime {}", ms(t)),
+            Go::Depth(d) => format!("go depth {d}"),
+        };
+        self.send(&go_line)
+    }
+
+    fn send_hub_position(&mut self, game: &Game, go: Go) -> Result<(), Failure> {
+        let moves: Vec<String> = game.moves().iter().map(hub_move_text).collect();
+        let mut line = format!("pos pos={}", hub_position(game.start_position()));
+        if !moves.is_empty() {
+            line.push_str(&format!(" moves=\"{}\"", moves.join(" ")));
+        }
+        self.send(&line)?;
+        let secs = |d: Duration| d.as_secs_f64();
+        let level = match go {
+            Go::Clock {
+                white,
+                black,
+                increment,
+            } => {
+                let left = if game.position().side() == Color::White {
+                    white
+                } else {
+                    black
+                };
+                format!("level time={:.3} inc={:.3}", secs(left), secs(increment))
+            }
+            Go::MoveTime(t) => format!("level move-time={:.3}", secs(t)),
+            Go::Depth(d) => format!("level depth={d}"),
+        };
+        self.send(&level)?;
+        self.send("go think")
+    }
+
+    /// Asks the engine to quit, and kills its process group if it has not within half a second.
+    pub fn quit(mut self) {
+        // Both dialects spell it the same.
+        let _ = self.send("quit");
+        let deadline = Instant::now() + Duration::from_millis(500);
+        while Instant::now() < deadline {
+            if let Ok(Some(_)) = self.child.try_wait() {
+                return;
+            }
+            std::thread::sleep(Duration::from_millis(10));
+        }
+        self.kill();
+    }
+
+    /// Kills the engine's whole process group (the shell and the engine it started).
+    pub fn kill(&mut self) {
+        let group = format!("-{}", self.child.id());
+        let _ = Command::new("kill")
+            .args(["-KILL", "--", &group])
+            .stderr(Stdio::null())
+            .status();
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+impl Drop for Engine {
+    fn drop(&mut self) {
+        if let Ok(None) = self.child.try_wait() {
+            self.kill();
+        }
+    }
+}
+
+fn word_after<'a>(words: &[&'a str], key: &str) -> Option<&'a str> {
+    words
+        .iter()
+        .position(|w| *w == key)
+        .and_then(|i| words.get(i + 1).copied())
+}
+
+/// `score cp N` or `score mate M` from a UCI info line.
+fn uci_score(words: &[&str]) -> Option<i32> {
+    let i = words.iter().position(|w| *w == "score")?;
+    let value: i32 = words.get(i + 2)?.parse().ok()?;
+    match *words.get(i + 1)? {
+        "cp" => Some(value),
+        "mate" if value > 0 => Some(10_000 - value),
+        "mate" => Some(-10_000 - value),
+        _ => None,
+    }
+}
+
+/// Reads a Hub position (`W` or `B`, then squares 1-32 as `w`, `b`, `W`, `B`, `e`) as a PDN FEN.
+pub fn hub_position_to_fen(text: &str) -> Option<String> {
+    let chars: Vec<char> = text.trim().chars().collect();
+    if chars.len() != 33 || !matches!(chars[0], 'W' | 'B') {
+        return None;
+    }
+    let mut groups = [String::new(), String::new()];
+    for (i, c) in chars[1..].iter().enumerate() {
+        let (group, king) = match c {
+            'w' => (0, ""),
+            'W' => (0, "K"),
+            'b' => (1, ""),
+            'B' => (1, "K"),
+            'e' => continue,
+            _ => return None,
+        };
+        let g = &mut groups[group];
+        if !g.is_empty() {
+            g.push(',');
+        }
+        g.push_str(&format!("{king}{}", i + 1));
+    }
+    Some(format!("{}:W{}:B{}", chars[0], groups[0], groups[1]))
+}
+
+/// A Hub score in men, wins as 100 minus plies/100, in centi-men.
+fn hub_score(men: f64) -> i32 {
+    (men * 100.0).round().clamp(-10_000.0, 10_000.0) as i32
+}
+
+/// The value of `key=value` (quotes removed) in a Hub line.
+fn hub_arg(line: &str, key: &str) -> Option<String> {
+    let start = line.find(&format!(" {key}="))? + key.len() + 2;
+    let rest = &line[start..];
+    if let Some(quoted) = rest.strip_prefix('"') {
+        return Some(quoted.split('"').next().unwrap_or("").to_string());
+    }
+    Some(rest.split_whitespace().next().unwrap_or("").to_string())
+}
+
+/// The Hub position: the side to move, then squares 1-32 as `w`, `b`, `W`, `B` or `e`.
+pub fn hub_position(pos: &crate::Position) -> String {
+    let mut s = String::new();
+    s.push(pos.side().letter());
+    for n in 1..=32 {
+        let c = bitboard::Square::from_number(n)
+            .and_then(|sq| pos.piece_at(sq))
+            .map_or('e', |p| match (p.color, p.king) {
+                (Color::White, false) => 'w',
+                (Color::White, true) => 'W',
+                (Color::Black, false) => 'b',
+                (Color::Black, true) => 'B',
+            });
+        s.push(c);
+    }
+    s
+}
+
+/// A move as Hub writes it: `from-to`, or `fromxto` followed by the captured squares.
+pub fn hub_move_text(mv: &Move) -> String {
+    if !mv.is_capture() {
+        return format!("{}-{}", mv.from().number(), mv.to().number());
+    }
+    let mut captured: Vec<u32> = bitboard::squares(mv.captured())
+        .map(|s| s.number())
+        .collect();
+    captured.sort_unstable();
+    let mut s = format!("{}x{}", mv.from().number(), mv.to().number());
+    for c in captured {
+        s.push_str(&format!("x{c}"));
+    }
+    s
+}
+
+/// The legal move a Hub move text names: by start, end and the set of captured squares.
+pub fn hub_move(text: &str, game: &Game) -> Option<Move> {
+    let squares: Option<Vec<_>> = text.split(['-', 'x']).map(parse_square).collect();
+    let squares = squares.filter(|s| s.len() >= 2)?;
+    let captured = squares[2..].iter().fold(0, |bb, s| bb | s.bit());
+    let matching: Vec<Move> = game
+        .legal_moves()
+        .into_iter()
+        .filter(|m| m.from() == squares[0] && m.to() == squares[1])
+        .filter(|m| squares.len() == 2 || m.captured() == captured)
+        .collect();
+    match matching.as_slice() {
+        [m] => Some(*m),
+        [m, rest @ ..] if rest.iter().all(|r| r.same_effect(m)) => Some(*m),
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn scores_and_hub_texts() {
+        assert_eq!(
+            uci_score(&["info", "depth", "3", "score", "cp", "-42"]),
+            Some(-42)
+        );
+        assert_eq!(uci_score(&["info", "score", "mate", "3"]), Some(9997));
+        assert_eq!(uci_score(&["info", "score", "mate", "-2"]), Some(-9998));
+        assert_eq!(
+            hub_arg("done move=32-28 ponder=17-22", "move").as_deref(),
+            Some("32-28")
+        );
+        assert_eq!(
+            hub_arg("info pv=\"1-2 3-4\" score=0.5", "pv").as_deref(),
+            Some("1-2 3-4")
+        );
+        let game = Game::from_fen(Variant::English, "B:W26,27:B22").unwrap();
+        let m = game.legal_moves()[0];
+        assert_eq!(hub_move_text(&m), "22x31x26");
+        assert_eq!(hub_move("22x31x26", &game), Some(m));
+        let hub = hub_position(game.position());
+        assert_eq!(hub.len(), 33);
+        assert_eq!(hub_position_to_fen(&hub).as_deref(), Some("B:W26,27:B22"));
+    }
+}

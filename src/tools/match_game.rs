@@ -1,0 +1,290 @@
+//! One game of an engine match: the opening, then each engine in turn asked for a move under its
+//! clock, every move checked and the result decided by `Game` (no legal move loses, every draw
+//! rule of the variant), a move cap, and the optional score adjudication. An illegal move, a
+//! crash or a time forfeit loses for the engine at fault. The game comes back as PDN with the
+//! time, score and clock of every move and the reason for the result.
+
+use super::engine::{Engine, Failure, Go};
+use super::openings::Opening;
+use crate::bitboard::Color;
+use crate::game::{EndReason, GameResult, Outcome};
+use crate::pdn::PdnGame;
+use crate::variant::Variant;
+use std::time::Duration;
+
+/// How each move is bounded.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Control {
+    /// A clock per side: base time and increment.
+    Clock {
+        /// Time for the game.
+        base: Duration,
+        /// Added after each move.
+        increment: Duration,
+    },
+    /// A fixed time per move.
+    MoveTime(Duration),
+    /// A fixed depth per move.
+    Depth(u32),
+}
+
+impl Control {
+    /// The PDN `TimeControl` value: `10+0.1` (seconds), `movetime 100ms` or `depth 3`.
+    pub fn describe(&self) -> String {
+        match self {
+            Control::Clock { base, increment } => {
+                format!("{}+{}", base.as_secs_f64(), increment.as_secs_f64())
+            }
+            Control::MoveTime(t) => format!("movetime {}ms", t.as_millis()),
+            Control::Depth(d) => format!("depth {d}"),
+        }
+    }
+}
+
+/// Everything about a game that is the same for every game of the match.
+#[derive(Clone, Debug)]
+pub struct GameSettings {
+    /// The variant.
+    pub variant: Variant,
+    /// Clock, move time or depth.
+    pub control: Control,
+    /// How long a move may overrun its clock or move time before it is a time forfeit.
+    pub margin: Duration,
+    /// How long a depth-limited move, a new game or a handshake may take.
+    pub timeout: Duration,
+    /// Moves per side after the opening before the game is drawn by the move cap.
+    pub max_moves: u32,
+    /// Draw when both engines report |score| <= cp for this many moves each: (moves, cp).
+    pub draw_adjudication: Option<(u32, i32)>,
+    /// A win when both engines agree one side is ahead by >= cp for this many moves each.
+    pub resign_adjudication: Option<(u32, i32)>,
+}
+
+/// What an engine did wrong, if it lost by it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Fault {
+    /// It played an illegal move (or none when it had moves).
+    Illegal,
+    /// It crashed or closed its output.
+    Crash,
+    /// It ran out of time or hung.
+    Time,
+}
+
+/// A finished game.
+#[derive(Clone, Debug)]
+pub struct GameRecord {
+    /// The game with tags, per-move comments and result.
+    pub pdn: PdnGame,
+    /// Who won.
+    pub result: GameResult,
+    /// Why, in words.
+    pub reason: String,
+    /// The side whose engine lost by a fault, and the fault.
+    pub fault: Option<(Color, Fault)>,
+}
+
+/// How a game ended: the result, why in words, and the fault that decided it, if any.
+type Ending = (GameResult, String, Option<(Color, Fault)>);
+
+/// Score streaks for the optional adjudication, counted in plies.
+#[derive(Default)]
+struct Streaks {
+    drawish: u32,
+    white_ahead: u32,
+    black_ahead: u32,
+}
+
+impl Streaks {
+    /// Updates with one engine's score, from White's point of view (`None` breaks every streak).
+    fn update(
+        &mut self,
+        white_score: Option<i32>,
+        s: &GameSettings,
+    ) -> Option<(GameResult, String)> {
+        let Some(w) = white_score else {
+            *self = Streaks::default();
+            return None;
+        };
+        if let Some((moves, cp)) = s.draw_adjudication {
+            self.drawish = if w.abs() <= cp { self.drawish + 1 } else { 0 };
+            if self.drawish >= 2 * moves {
+                return Some((
+                    GameResult::Draw,
+                    format!("adjudicated draw: both scores within {cp} cp for {moves} moves"),
+                ));
+            }
+        }
+        if let Some((moves, cp)) = s.resign_adjudication {
+            self.white_ahead = if w >= cp { self.white_ahead + 1 } else { 0 };
+            self.black_ahead = if w <= -cp { self.black_ahead + 1 } else { 0 };
+            for (streak, winner) in [
+                (self.white_ahead, Color::White),
+                (self.black_ahead, Color::Black),
+            ] {
+                if streak >= 2 * moves {
+                    let reason = format!(
+                        "adjudicated: {} resigns, both engines agree by {cp} cp for {moves} moves",
+                        winner.opponent()
+                    );
+                    return Some((GameResult::win_for(winner), reason));
+                }
+            }
+        }
+        None
+    }
+}
+
+/// Plays one game between two running engines from `opening`.
+pub fn play_game(
+    white: &mut Engine,
+    black: &mut Engine,
+    opening: &Opening,
+    s: &GameSettings,
+) -> GameRecord {
+    let mut game = opening.game(s.variant);
+    let opening_plies = game.moves().len();
+    let mut comments: Vec<Option<String>> = vec![None; opening_plies];
+    if opening_plies > 0 {
+        comments[opening_plies - 1] = Some(format!("end of opening {}", opening.name));
+    }
+    let names = [white.name.clone(), black.name.clone()];
+    let (base, increment) = match s.control {
+        Control::Clock { base, increment } => (base, increment),
+        _ => (Duration::ZERO, Duration::ZERO),
+    };
+    let mut clocks = [base, base];
+    let mut streaks = Streaks::default();
+
+    let mut end: Option<Ending> = None;
+    for (color, engine) in [(Color::White, &mut *white), (Color::Black, &mut *black)] {
+        if let Err(f) = engine.new_game(s.timeout) {
+            end = Some(forfeit(color, &names, f));
+            break;
+        }
+    }
+    while end.is_none() {
+        if let Some(Outcome { result, reason }) = game.outcome() {
+            end = Some((result, reason_text(reason, &game), None));
+            break;
+        }
+        if game.moves().len() - opening_plies >= 2 * s.max_moves as usize {
+            end = Some((
+                GameResult::Draw,
+                format!("move cap ({} moves)", s.max_moves),
+                None,
+            ));
+            break;
+        }
+        let side = game.position().side();
+        let engine = if side == Color::White {
+            &mut *white
+        } else {
+            &mut *black
+        };
+        let (go, budget) = match s.control {
+            Control::Clock { .. } => (
+                Go::Clock {
+                    white: clocks[0],
+                    black: clocks[1],
+                    increment,
+                },
+                clocks[side.index()] + s.margin,
+            ),
+            Control::MoveTime(t) => (Go::MoveTime(t), t + s.margin),
+            Control::Depth(d) => (Go::Depth(d), s.timeout),
+        };
+        let reply = match engine.go(&game, go, budget) {
+            Ok(r) => r,
+            Err(f) => {
+                end = Some(forfeit(side, &names, f));
+                break;
+            }
+        };
+        let Some(mv) = reply.mv else {
+            let text = reply.text.as_deref().unwrap_or("(none)");
+            let reason = format!("illegal move '{text}' by {}", names[side.index()]);
+            end = Some((
+                GameResult::win_for(side.opponent()),
+                reason,
+                Some((side, Fault::Illegal)),
+            ));
+            break;
+        };
+        let mut comment = match reply.score {
+            Some(cp) if cp.abs() >= 9_000 => {
+                format!("{}M{}", if cp > 0 { "+" } else { "-" }, 10_000 - cp.abs())
+            }
+            Some(cp) => format!("{:+.2}", f64::from(cp) / 100.0),
+            None => "?".to_string(),
+        };
+        if let Some(d) = reply.depth {
+            comment.push_str(&format!("/{d}"));
+        }
+        comment.push_str(&format!(" {:.3}s", reply.elapsed.as_secs_f64()));
+        if let Control::Clock { .. } = s.control {
+            let clock = &mut clocks[side.index()];
+            *clock = clock.saturating_sub(reply.elapsed) + increment;
+            comment.push_str(&format!(" clk {:.3}s", clock.as_secs_f64()));
+        }
+        // `mv` was matched against the legal moves, so this cannot fail.
+        let _ = game.play(mv);
+        comments.push(Some(comment));
+        let white_score = reply
+            .score
+            .map(|cp| if side == Color::White { cp } else { -cp });
+        if let Some((result, reason)) = streaks.update(white_score, s) {
+            end = Some((result, reason, None));
+        }
+    }
+    let (result, reason, fault) = end.unwrap_or((GameResult::Draw, "unknown".into(), None));
+    if game.outcome().is_none() {
+        let why = match fault {
+            Some((_, Fault::Illegal)) => EndReason::IllegalMove,
+            Some((_, Fault::Crash)) => EndReason::Crash,
+            Some((_, Fault::Time)) => EndReason::Time,
+            None => EndReason::Adjudication,
+        };
+        game.end(Outcome {
+            result,
+            reason: why,
+        });
+    }
+    let mut pdn = PdnGame::new(game);
+    pdn.comments = comments;
+    pdn.result = Some(result);
+    pdn.end_comment = Some(reason.clone());
+    pdn.set_tag("White", names[0].clone());
+    pdn.set_tag("Black", names[1].clone());
+    pdn.set_tag("Opening", opening.name.clone());
+    pdn.set_tag("TimeControl", s.control.describe());
+    pdn.set_tag("Termination", reason.clone());
+    GameRecord {
+        pdn,
+        result,
+        reason,
+        fault,
+    }
+}
+
+/// The loss of the side whose engine failed.
+fn forfeit(side: Color, names: &[String; 2], f: Failure) -> Ending {
+    let name = &names[side.index()];
+    let (fault, reason) = match &f {
+        Failure::Timeout => (Fault::Time, format!("time forfeit by {name}")),
+        Failure::Crash(why) => (Fault::Crash, format!("{name} crashed: {why}")),
+    };
+    (
+        GameResult::win_for(side.opponent()),
+        reason,
+        Some((side, fault)),
+    )
+}
+
+/// Why a game ended by the rules, in words.
+fn reason_text(reason: EndReason, game: &crate::Game) -> String {
+    match reason {
+        EndReason::NoLegalMove => format!("{} has no legal move", game.position().side()),
+        other => other.to_string(),
+    }
+}

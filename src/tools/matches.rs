@@ -1,0 +1,478 @@
+//! `crownhead match`: two engines, each in its own process, play a series of games. Each opening
+//! is played twice with colours swapped (game 2k: the first engine has White; game 2k+1: Black),
+//! openings taken in file order and cycled. `--concurrency K` runs K games at once, each worker
+//! thread with its own pair of engine processes; an engine that failed is restarted before its
+//! next game. A progress line is printed as each game ends, and the report at the end gives wins,
+//! draws and losses, Elo with its 95% error bar, the SPRT state, and the faults of each engine.
+
+use super::engine::{Engine, Protocol};
+use super::match_game::{play_game, Control, Fault, GameRecord, GameSettings};
+use super::openings::{builtin, parse_openings, Opening};
+use super::stats::{sprt_bounds, sprt_state, SprtState, Tally};
+use crate::bitboard::Color;
+use crate::game::GameResult;
+use crate::variant::Variant;
+use clap::Args;
+use std::io::Write;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::Mutex;
+use std::time::Duration;
+
+/// The arguments of `crownhead match`.
+#[derive(Args, Debug, Clone)]
+pub struct MatchArgs {
+    /// An engine command, run with `sh -c` (so arguments and quotes work); give exactly two.
+    #[arg(long = "engine", required = true, num_args = 1)]
+    pub engines: Vec<String>,
+    /// Number of games (each opening is played twice, colours swapped).
+    #[arg(long, default_value_t = 2)]
+    pub games: usize,
+    /// Clock per side: seconds plus increment, e.g. `10+0.1` or `60`.
+    #[arg(long, conflicts_with_all = ["movetime", "depth"])]
+    pub tc: Option<String>,
+    /// Fixed time per move in milliseconds.
+    #[arg(long, conflicts_with = "depth")]
+    pub movetime: Option<u64>,
+    /// Fixed depth per move.
+    #[arg(long)]
+    pub depth: Option<u32>,
+    /// Opening file (moves or FENs, one per line); default: the built-in set of the variant.
+    #[arg(long)]
+    pub openings: Option<String>,
+    /// Games played at once.
+    #[arg(long, default_value_t = 1)]
+    pub concurrency: usize,
+    /// Save every game to this PDN file.
+    #[arg(long)]
+    pub pdn: Option<String>,
+    /// Run an SPRT with these bounds, e.g. `0,10`; the match stops when it decides.
+    #[arg(long)]
+    pub sprt: Option<String>,
+    /// russian or english.
+    #[arg(long, default_value = "russian")]
+    pub variant: Variant,
+    /// The engines speak Hub rather than the UCI-style dialect.
+    #[arg(long)]
+    pub hub: bool,
+    /// Moves per side after the opening before the game is drawn by the move cap.
+    #[arg(long, default_value_t = 200)]
+    pub max_moves: u32,
+    /// Adjudicate a draw when both engines report |score| <= --draw-score for this many moves.
+    #[arg(long)]
+    pub draw_moves: Option<u32>,
+    /// The score (centi-men) within which a draw is adjudicated.
+    #[arg(long, default_value_t = 10)]
+    pub draw_score: i32,
+    /// Adjudicate a resignation when both engines agree by --resign-score for this many moves.
+    #[arg(long)]
+    pub resign_moves: Option<u32>,
+    /// The margin (centi-men) by which both engines must agree for a resignation.
+    #[arg(long, default_value_t = 600)]
+    pub resign_score: i32,
+    /// How far (ms) a move may overrun its clock or move time before it is a time forfeit.
+    #[arg(long, default_value_t = 250)]
+    pub margin: u64,
+    /// How long (ms) a depth-limited move or a handshake may take before the engine is a loss.
+    #[arg(long, default_value_t = 60_000)]
+    pub timeout: u64,
+}
+
+/// Reads `10+0.1`, `10` or `1:30+1` (minutes:seconds) as base and increment.
+pub fn parse_tc(text: &str) -> Result<(Duration, Duration), String> {
+    let bad =
+        || format!("bad time control '{text}' (expected e.g. 10+0.1, seconds plus increment)");
+    let (base, inc) = text.split_once('+').unwrap_or((text, "0"));
+    let seconds = |s: &str| -> Option<f64> {
+        let v = match s.split_once(':') {
+            Some((m, sec)) => {
+                m.trim().parse::<f64>().ok()? * 60.0 + sec.trim().parse::<f64>().ok()?
+            }
+            None => s.trim().parse::<f64>().ok()?,
+        };
+        (v.is_finite() && (0.0..1e7).contains(&v)).then_some(v)
+    };
+    let (b, i) = (
+        seconds(base).ok_or_else(bad)?,
+        seconds(inc).ok_or_else(bad)?,
+    );
+    if b <= 0.0 && i <= 0.0 {
+        return Err(bad());
+    }
+    Ok((Duration::from_secs_f64(b), Duration::from_secs_f64(i)))
+}
+
+/// The running totals, shared by the workers.
+#[derive(Default)]
+struct Totals {
+    tally: Tally,
+    done: usize,
+    faults: [[u32; 3]; 2],
+    reasons: Vec<(String, u32)>,
+    sprt_decided: Option<SprtState>,
+}
+
+fn fault_index(f: Fault) -> usize {
+    match f {
+        Fault::Illegal => 0,
+        Fault::Crash => 1,
+        Fault::Time => 2,
+    }
+}
+
+/// Runs the match and prints its report.
+pub fn run(args: MatchArgs) -> Result<(), String> {
+    if args.engines.len() != 2 {
+        return Err(format!(
+            "give exactly two --engine commands (got {})",
+            args.engines.len()
+        ));
+    }
+    let control = match (&args.tc, args.movetime, args.depth) {
+        (Some(tc), _, _) => {
+            let (base, increment) = parse_tc(tc)?;
+            Control::Clock { base, increment }
+        }
+        (_, Some(ms), _) => Control::MoveTime(Duration::from_millis(ms.max(1))),
+        (_, _, Some(d)) => Control::Depth(d.clamp(1, 64)),
+        _ => Control::MoveTime(Duration::from_millis(100)),
+    };
+    let sprt = match &args.sprt {
+        None => None,
+        Some(text) => {
+            let parts: Vec<f64> = text
+                .split(',')
+                .filter_map(|p| p.trim().parse().ok())
+                .collect();
+            match parts.as_slice() {
+                [a, b] if a < b => Some((*a, *b)),
+                _ => {
+                    return Err(format!(
+                        "bad --sprt '{text}' (expected elo0,elo1 with elo0 < elo1)"
+                    ))
+                }
+            }
+        }
+    };
+    let openings = match &args.openings {
+        Some(path) => parse_openings(&super::read_text(path)?, args.variant)
+            .map_err(|e| format!("{path}: {e}"))?,
+        None => builtin(args.variant),
+    };
+    if openings.is_empty() {
+        return Err("no openings".into());
+    }
+    let settings = GameSettings {
+        variant: args.variant,
+        control,
+        margin: Duration::from_millis(args.margin),
+        timeout: Duration::from_millis(args.timeout.max(1)),
+        max_moves: args.max_moves.max(1),
+        draw_adjudication: args.draw_moves.map(|m| (m.max(1), args.draw_score)),
+        resign_adjudication: args.resign_moves.map(|m| (m.max(1), args.resign_score)),
+    };
+    let mut pdn_file = match &args.pdn {
+        Some(path) => {
+            Some(std::fs::File::create(path).map_err(|e| format!("cannot write {path}: {e}"))?)
+        }
+        None => None,
+    };
+    let protocol = if args.hub {
+        Protocol::Hub
+    } else {
+        Protocol::Uci
+    };
+    let next = AtomicUsize::new(0);
+    let stop = AtomicBool::new(false);
+    let totals = Mutex::new(Totals::default());
+    let names = Mutex::new([args.engines[0].clone(), args.engines[1].clone()]);
+    let concurrency = args.concurrency.clamp(1, 256).min(args.games.max(1));
+    let pdn_lock = Mutex::new(&mut pdn_file);
+    std::thread::scope(|scope| {
+        for _ in 0..concurrency {
+            scope.spawn(|| {
+                let mut engines: [Option<Engine>; 2] = [None, None];
+                loop {
+                    let index = next.fetch_add(1, Ordering::SeqCst);
+                    if index >= args.games || stop.load(Ordering::SeqCst) {
+                        break;
+                    }
+                    let opening = &openings[(index / 2) % openings.len()];
+                    let first_is_white = index.is_multiple_of(2);
+                    let record = play_one(
+                        &mut engines,
+                        &args.engines,
+                        protocol,
+                        opening,
+                        first_is_white,
+                        &settings,
+                    );
+                    {
+                        // The names the engines gave, as the game's tags show them.
+                        let (w, b) = (record.pdn.tag("White"), record.pdn.tag("Black"));
+                        let (first, second) = if first_is_white { (w, b) } else { (b, w) };
+                        let mut n = names.lock().unwrap_or_else(|p| p.into_inner());
+                        n[0] = first.unwrap_or(&n[0]).to_string();
+                        n[1] = second.unwrap_or(&n[1]).to_string();
+                    }
+                    let mut record = record;
+                    // Event and Round lead the tags, as PDN's seven-tag roster does.
+                    record
+                        .pdn
+                        .tags
+                        .retain(|(n, _)| n != "Event" && n != "Round");
+                    record
+                        .pdn
+                        .tags
+                        .insert(0, ("Event".into(), "crownhead match".into()));
+                    record
+                        .pdn
+                        .tags
+                        .insert(1, ("Round".into(), (index + 1).to_string()));
+                    let mut t = totals.lock().unwrap_or_else(|p| p.into_inner());
+                    account(&mut t, &record, first_is_white);
+                    let line = progress_line(&t, index, args.games, &record, sprt);
+                    println!("{line}");
+                    if let Some((e0, e1)) = sprt {
+                        let state = sprt_state(t.tally.llr(e0, e1));
+                        if state != SprtState::Continue {
+                            t.sprt_decided = Some(state);
+                            stop.store(true, Ordering::SeqCst);
+                        }
+                    }
+                    drop(t);
+                    if let Some(file) = pdn_lock.lock().unwrap_or_else(|p| p.into_inner()).as_mut()
+                    {
+                        let _ = file
+                            .write_all(record.pdn.to_pdn().as_bytes())
+                            .and_then(|_| file.flush());
+                    }
+                }
+                for e in engines.into_iter().flatten() {
+                    e.quit();
+                }
+            });
+        }
+    });
+    let t = totals.into_inner().unwrap_or_else(|p| p.into_inner());
+    let names = names.into_inner().unwrap_or_else(|p| p.into_inner());
+    print!("{}", report(&t, &names, sprt));
+    Ok(())
+}
+
+/// Makes sure both engines run (restarting any that failed), then plays the game. An engine
+/// that cannot start loses the game by a crash.
+fn play_one(
+    engines: &mut [Option<Engine>; 2],
+    commands: &[String],
+    protocol: Protocol,
+    opening: &Opening,
+    first_is_white: bool,
+    s: &GameSettings,
+) -> GameRecord {
+    for i in 0..2 {
+        if engines[i].is_none() {
+            match Engine::start(&commands[i], protocol, s.variant, s.timeout) {
+                Ok(e) => engines[i] = Some(e),
+                Err(f) => {
+                    let color = if (i == 0) == first_is_white {
+                        Color::White
+                    } else {
+                        Color::Black
+                    };
+                    return no_start(commands, first_is_white, color, &f.to_string(), opening, s);
+                }
+            }
+        }
+    }
+    if let [Some(a), Some(b)] = engines {
+        // Self-play: tell the two apart in the PDN and the report.
+        let same = a.id == b.id;
+        a.name = if same {
+            format!("{} (1)", a.id)
+        } else {
+            a.id.clone()
+        };
+        b.name = if same {
+            format!("{} (2)", b.id)
+        } else {
+            b.id.clone()
+        };
+    }
+    let [a, b] = engines;
+    let (Some(a), Some(b)) = (a.as_mut(), b.as_mut()) else {
+        unreachable!("both engines were just started")
+    };
+    let record = if first_is_white {
+        play_game(a, b, opening, s)
+    } else {
+        play_game(b, a, opening, s)
+    };
+    if let Some((color, _)) = record.fault {
+        // The engine at fault may be hung or gone: start it afresh for its next game.
+        let i = if (color == Color::White) == first_is_white {
+            0
+        } else {
+            1
+        };
+        if let Some(mut e) = engines[i].take() {
+            e.kill();
+        }
+    }
+    record
+}
+
+/// The record of a game lost because an engine would not start.
+fn no_start(
+    commands: &[String],
+    first_is_white: bool,
+    color: Color,
+    why: &str,
+    opening: &Opening,
+    s: &GameSettings,
+) -> GameRecord {
+    let mut pdn = crate::pdn::PdnGame::new(opening.game(s.variant));
+    let (white, black) = if first_is_white {
+        (&commands[0], &commands[1])
+    } else {
+        (&commands[1], &commands[0])
+    };
+    pdn.set_tag("White", white.clone());
+    pdn.set_tag("Black", black.clone());
+    let result = GameResult::win_for(color.opponent());
+    let reason = format!(
+        "{} crashed: {why}",
+        if color == Color::White { white } else { black }
+    );
+    pdn.result = Some(result);
+    pdn.end_comment = Some(reason.clone());
+    pdn.set_tag("Termination", reason.clone());
+    GameRecord {
+        pdn,
+        result,
+        reason,
+        fault: Some((color, Fault::Crash)),
+    }
+}
+
+/// Adds a game to the totals, from the first engine's point of view.
+fn account(t: &mut Totals, r: &GameRecord, first_is_white: bool) {
+    t.done += 1;
+    let first_color = if first_is_white {
+        Color::White
+    } else {
+        Color::Black
+    };
+    match r.result {
+        GameResult::Draw => t.tally.draws += 1,
+        res if res == GameResult::win_for(first_color) => t.tally.wins += 1,
+        _ => t.tally.losses += 1,
+    }
+    if let Some((color, fault)) = r.fault {
+        let engine = usize::from(color != first_color);
+        t.faults[engine][fault_index(fault)] += 1;
+    }
+    // Group endings by kind, without the engine names and moves that faults carry.
+    let key = match r.fault {
+        Some((_, Fault::Illegal)) => "illegal move".to_string(),
+        Some((_, Fault::Crash)) => "crash".to_string(),
+        Some((_, Fault::Time)) => "time forfeit".to_string(),
+        None => r.reason.split(':').next().unwrap_or("").to_string(),
+    };
+    match t.reasons.iter_mut().find(|(k, _)| *k == key) {
+        Some(slot) => slot.1 += 1,
+        None => t.reasons.push((key, 1)),
+    }
+}
+
+fn elo_text(t: &Tally) -> String {
+    match t.elo() {
+        Some((elo, bar)) => format!("{elo:+.1} +/- {bar:.1}"),
+        None => "-".into(),
+    }
+}
+
+fn progress_line(
+    t: &Totals,
+    index: usize,
+    games: usize,
+    r: &GameRecord,
+    sprt: Option<(f64, f64)>,
+) -> String {
+    let white = r.pdn.tag("White").unwrap_or("?");
+    let black = r.pdn.tag("Black").unwrap_or("?");
+    let mut line = format!(
+        "Game {}/{games}: {white} - {black} {} ({}) | W {} D {} L {} | Elo {}",
+        index + 1,
+        r.result.pdn(),
+        r.reason,
+        t.tally.wins,
+        t.tally.draws,
+        t.tally.losses,
+        elo_text(&t.tally)
+    );
+    if let Some((e0, e1)) = sprt {
+        line.push_str(&format!(" | LLR {:.2}", t.tally.llr(e0, e1)));
+    }
+    line
+}
+
+fn report(t: &Totals, names: &[String; 2], sprt: Option<(f64, f64)>) -> String {
+    let mut out = String::new();
+    let tally = &t.tally;
+    out.push_str(&format!(
+        "Score of {} vs {}: {} - {} - {} [{:.3}] {}\n",
+        names[0],
+        names[1],
+        tally.wins,
+        tally.losses,
+        tally.draws,
+        tally.score(),
+        tally.games()
+    ));
+    out.push_str(&format!(
+        "Wins {} Draws {} Losses {} (first engine's view)\n",
+        tally.wins, tally.draws, tally.losses
+    ));
+    out.push_str(&format!("Elo difference: {} (95%)\n", elo_text(tally)));
+    if let Some((e0, e1)) = sprt {
+        let llr = tally.llr(e0, e1);
+        let (lo, hi) = sprt_bounds();
+        let verdict = match t.sprt_decided.unwrap_or(sprt_state(llr)) {
+            SprtState::Continue => "continue",
+            SprtState::AcceptH1 => "H1 accepted",
+            SprtState::AcceptH0 => "H0 accepted",
+        };
+        out.push_str(&format!(
+            "SPRT: elo0 {e0} elo1 {e1}: LLR {llr:.2} bounds [{lo:.2}, {hi:.2}] {verdict}\n"
+        ));
+    }
+    for (i, name) in names.iter().enumerate() {
+        let [illegal, crash, time] = t.faults[i];
+        out.push_str(&format!(
+            "Faults of {name}: illegal moves {illegal}, crashes {crash}, time forfeits {time}\n"
+        ));
+    }
+    let reasons: Vec<String> = t.reasons.iter().map(|(k, n)| format!("{k} {n}")).collect();
+    out.push_str(&format!("Endings: {}\n", reasons.join(", ")));
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn time_controls() {
+        assert_eq!(
+            parse_tc("10+0.1").unwrap(),
+            (Duration::from_secs(10), Duration::from_millis(100))
+        );
+        assert_eq!(
+            parse_tc("1:30").unwrap(),
+            (Duration::from_secs(90), Duration::ZERO)
+        );
+        for bad in ["", "x", "0", "-1+0", "1e99", "10+nan"] {
+            assert!(parse_tc(bad).is_err(), "{bad}");
+        }
+    }
+}

@@ -1,0 +1,29 @@
+//! The user-facing tools built on the engine: `analyze` (annotate games), `match` (engine
+//! against engine), `play` (a person against the engine) and the opening sets they share. Each
+//! subcommand's clap arguments live beside its code; `main.rs` only dispatches.
+
+pub mod analyze;
+pub mod engine;
+pub mod match_game;
+pub mod matches;
+pub mod openings;
+pub mod play;
+pub mod stats;
+
+use crate::search::Score;
+
+/// A score for people: `+1.25` (men, side's view) or `#+7` / `#-3` (a win or loss in so many
+/// moves).
+pub fn format_score(score: Score) -> String {
+    match score.mate_moves() {
+        Some(m) if m > 0 => format!("#+{m}"),
+        Some(m) => format!("#{m}"),
+        None => format!("{:+.2}", f64::from(score.0) / 100.0),
+    }
+}
+
+/// Reads a text file the way PDN files must be read: UTF-8, or Latin-1 when it is not UTF-8.
+pub fn read_text(path: &str) -> Result<String, String> {
+    let bytes = std::fs::read(path).map_err(|e| format!("cannot read {path}: {e}"))?;
+    Ok(crate::pdn::decode(&bytes).into_owned())
+}

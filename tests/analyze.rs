@@ -1,0 +1,116 @@
+//! `crownhead analyze` on a game with a planted blunder: the blunder is marked in the JSON
+//! records and in the annotated PDN, and the sound moves around it are not.
+
+use std::process::Command;
+
+const PLANTED: &str =
+    "[Event \"Planted\"]\n[White \"Careless\"]\n[Black \"Careful\"]\n[GameType \"25\"]\n\
+1. c3-d4 f6-g5 2. g3-f4 g7-f6 3. a3-b4 {gives away two men} *\n";
+
+fn run(args: &[&str]) -> (String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_crownhead"))
+        .arg("analyze")
+        .args(args)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    (
+        String::from_utf8_lossy(&out.stdout).into(),
+        String::from_utf8_lossy(&out.stderr).into(),
+    )
+}
+
+fn planted_file() -> String {
+    let path = std::env::temp_dir().join(format!("crownhead-analyze-{}.pdn", std::process::id()));
+    std::fs::write(&path, PLANTED).unwrap();
+    path.display().to_string()
+}
+
+#[test]
+fn the_planted_blunder_is_marked_in_json() {
+    let (stdout, stderr) = run(&[&planted_file(), "--depth", "6", "--json"]);
+    let moves: Vec<&str> = stdout
+        .lines()
+        .filter(|l| l.contains("\"type\":\"move\""))
+        .collect();
+    assert_eq!(moves.len(), 5, "{stdout}");
+    assert!(
+        moves[4].contains("\"move\":\"a3-b4\"") && moves[4].contains("\"class\":\"blunder\""),
+        "{}",
+        moves[4]
+    );
+    for m in &moves[..2] {
+        assert!(m.contains("\"class\":null"), "opening moves are sound: {m}");
+    }
+    assert!(
+        moves[4].contains("\"before\":{\"cp\":") && moves[4].contains("\"pv\":\""),
+        "{}",
+        moves[4]
+    );
+    let summary = stdout
+        .lines()
+        .find(|l| l.contains("\"type\":\"summary\""))
+        .unwrap();
+    assert!(
+        summary.contains("\"white\":{\"name\":\"Careless\",\"moves\":3,")
+            && summary.contains("\"blunders\":1"),
+        "{summary}"
+    );
+    assert!(
+        stderr.contains("analyze: game 1/1, 5/5 moves"),
+        "progress on stderr: {stderr}"
+    );
+}
+
+#[test]
+fn the_annotated_pdn_marks_it_and_reads_back() {
+    let out = std::env::temp_dir().join(format!("crownhead-annotated-{}.pdn", std::process::id()));
+    let (stdout, _) = run(&[
+        &planted_file(),
+        "--depth",
+        "6",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert!(
+        stdout.contains("Game 1: Careless - Careful") && stdout.contains("1 blunders"),
+        "{stdout}"
+    );
+    let text = std::fs::read_to_string(&out).unwrap();
+    let games = crownhead::pdn::read_games(&text, None).unwrap();
+    let comment = games[0].comments[4].as_deref().unwrap();
+    assert!(
+        comment.contains("blunder") && comment.contains("best"),
+        "{comment}"
+    );
+}
+
+#[test]
+fn positions_with_multipv() {
+    let path = std::env::temp_dir().join(format!("crownhead-fens-{}.txt", std::process::id()));
+    std::fs::write(&path, "W:W21-32:B1-12\n# a comment\nB:W26,27:B22\n").unwrap();
+    let (stdout, _) = run(&[
+        "--fens",
+        path.to_str().unwrap(),
+        "--variant",
+        "russian",
+        "--depth",
+        "3",
+        "--multipv",
+        "2",
+        "--json",
+    ]);
+    let records: Vec<&str> = stdout.lines().collect();
+    assert!(records.len() >= 2, "{stdout}");
+    assert!(
+        records
+            .iter()
+            .all(|r| r.starts_with("{\"type\":\"position\"")),
+        "{stdout}"
+    );
+    assert!(stdout.contains("\"fen\":\"B:W26,27:B22\""), "{stdout}");
+}

@@ -1,0 +1,260 @@
+//! `crownhead match` end to end: engines in their own processes, games adjudicated by the rules,
+//! faults (illegal move, crash, hang) scored and counted apart, every game saved as PDN that
+//! reads back to the same result. The stand-in engine is `examples/uci_fixture.rs`; the match of
+//! Crownhead against itself needs the UCI-style dialect in the binary (branch proto).
+
+use crownhead::pdn::read_games;
+use crownhead::Variant;
+use std::path::PathBuf;
+use std::process::Command;
+
+fn crownhead() -> PathBuf {
+    PathBuf::from(env!("CARGO_BIN_EXE_crownhead"))
+}
+
+/// Cargo builds the examples with the tests, next to the binary.
+fn fixture() -> String {
+    let path = crownhead()
+        .parent()
+        .unwrap()
+        .join("examples")
+        .join("uci_fixture");
+    assert!(path.exists(), "{} is built by cargo test", path.display());
+    path.display().to_string()
+}
+
+fn temp(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("crownhead-match-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir.join(name)
+}
+
+/// Runs a match and returns its stdout.
+fn run_match(args: &[&str]) -> String {
+    let out = Command::new(crownhead())
+        .arg("match")
+        .args(args)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout).to_string();
+    assert!(
+        out.status.success(),
+        "match failed: {}\n{stdout}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    stdout
+}
+
+/// Every saved game reads back; those that ended on the board end there by the rules with the
+/// recorded result. Returns the Termination tags.
+fn check_pdn(path: &PathBuf, variant: Variant, games: usize) -> Vec<String> {
+    let text = std::fs::read_to_string(path).unwrap();
+    let games_read = read_games(&text, None).unwrap();
+    assert_eq!(games_read.len(), games);
+    let mut reasons = Vec::new();
+    for g in &games_read {
+        assert_eq!(g.game.variant(), variant);
+        let reason = g.tag("Termination").unwrap().to_string();
+        let result = g.result.expect("a result");
+        if let Some(outcome) = g.game.outcome() {
+            assert_eq!(outcome.result, result, "{reason}");
+            assert_eq!(
+                reason.contains("no legal move"),
+                outcome.reason == crownhead::EndReason::NoLegalMove
+            );
+        } else {
+            assert!(
+                reason.starts_with("move cap")
+                    || reason.contains("adjudicat")
+                    || reason.contains(" by ")
+                    || reason.contains("crashed"),
+                "{reason}"
+            );
+        }
+        reasons.push(reason);
+    }
+    reasons
+}
+
+#[test]
+fn a_short_match_between_two_processes() {
+    let pdn = temp("short.pdn");
+    let fixture = fixture();
+    let other = format!("{fixture} --name Other");
+    let out = run_match(&[
+        "--engine",
+        &fixture,
+        "--engine",
+        &other,
+        "--games",
+        "4",
+        "--depth",
+        "2",
+        "--variant",
+        "english",
+        "--concurrency",
+        "2",
+        "--pdn",
+        pdn.to_str().unwrap(),
+        "--sprt",
+        "0,20",
+    ]);
+    assert_eq!(
+        out.lines().filter(|l| l.starts_with("Game ")).count(),
+        4,
+        "{out}"
+    );
+    assert!(out.contains("Score of Fixture vs Other"), "{out}");
+    assert!(out.contains("Elo difference"), "{out}");
+    assert!(out.contains("SPRT: elo0 0 elo1 20: LLR"), "{out}");
+    let reasons = check_pdn(&pdn, Variant::English, 4);
+    assert!(reasons.iter().all(|r| !r.contains(" by ")), "{reasons:?}");
+}
+
+#[test]
+fn faults_lose_and_are_counted_apart() {
+    let fixture = fixture();
+    for (fault, counted, ending) in [
+        (
+            "illegal",
+            "illegal moves 2, crashes 0, time forfeits 0",
+            "illegal move",
+        ),
+        (
+            "crash",
+            "illegal moves 0, crashes 2, time forfeits 0",
+            "crash",
+        ),
+        (
+            "hang",
+            "illegal moves 0, crashes 0, time forfeits 2",
+            "time forfeit",
+        ),
+    ] {
+        let pdn = temp(&format!("{fault}.pdn"));
+        let bad = format!("{fixture} --fault {fault} --after 2 --name Bad");
+        let out = run_match(&[
+            "--engine",
+            &bad,
+            "--engine",
+            &fixture,
+            "--games",
+            "2",
+            "--movetime",
+            "20",
+            "--margin",
+            "300",
+            "--variant",
+            "russian",
+            "--pdn",
+            pdn.to_str().unwrap(),
+        ]);
+        assert!(
+            out.contains("Score of Bad vs Fixture: 0 - 2 - 0"),
+            "{fault}: {out}"
+        );
+        assert!(
+            out.contains(&format!("Faults of Bad: {counted}")),
+            "{fault}: {out}"
+        );
+        assert!(
+            out.contains("Faults of Fixture: illegal moves 0, crashes 0, time forfeits 0"),
+            "{out}"
+        );
+        assert!(
+            out.contains(&format!("Endings: {ending} 2")),
+            "{fault}: {out}"
+        );
+        let reasons = check_pdn(&pdn, Variant::Russian, 2);
+        assert!(reasons.iter().all(|r| r.contains("Bad")), "{reasons:?}");
+    }
+}
+
+#[test]
+fn hub_engines() {
+    let pdn = temp("hub.pdn");
+    let fixture = format!("{} --hub", fixture());
+    let out = run_match(&[
+        "--engine",
+        &fixture,
+        "--engine",
+        &fixture,
+        "--hub",
+        "--games",
+        "2",
+        "--variant",
+        "russian",
+        "--tc",
+        "5+0.05",
+        "--max-moves",
+        "60",
+        "--pdn",
+        pdn.to_str().unwrap(),
+    ]);
+    assert!(out.contains("Score of Fixture (1) vs Fixture (2)"), "{out}");
+    assert!(
+        out.contains("illegal moves 0, crashes 0, time forfeits 0"),
+        "{out}"
+    );
+    let text = std::fs::read_to_string(&pdn).unwrap();
+    assert!(text.contains(" clk "), "clock in the comments: {text}");
+    check_pdn(&pdn, Variant::Russian, 2);
+}
+
+#[test]
+fn an_engine_that_does_not_start_loses() {
+    let out = run_match(&[
+        "--engine",
+        "/nonexistent/engine",
+        "--engine",
+        &fixture(),
+        "--games",
+        "2",
+        "--depth",
+        "1",
+        "--timeout",
+        "2000",
+    ]);
+    assert!(out.contains("0 - 2 - 0"), "{out}");
+    assert!(out.contains("crashes 2"), "{out}");
+}
+
+#[test]
+#[ignore = "needs the UCI-style dialect in the crownhead binary (branch proto); un-ignore once it is merged into main"]
+fn crownhead_against_itself_at_a_tiny_depth() {
+    for (variant, v) in [("russian", Variant::Russian), ("english", Variant::English)] {
+        let pdn = temp(&format!("self-{variant}.pdn"));
+        let engine = crownhead().display().to_string();
+        let out = run_match(&[
+            "--engine",
+            &engine,
+            "--engine",
+            &engine,
+            "--games",
+            "4",
+            "--depth",
+            "2",
+            "--variant",
+            variant,
+            "--concurrency",
+            "2",
+            "--pdn",
+            pdn.to_str().unwrap(),
+            "--max-moves",
+            "5000",
+        ]);
+        assert!(
+            out.contains("illegal moves 0, crashes 0, time forfeits 0"),
+            "{out}"
+        );
+        let text = std::fs::read_to_string(&pdn).unwrap();
+        for g in read_games(&text, None).unwrap() {
+            let outcome = g
+                .game
+                .outcome()
+                .unwrap_or_else(|| panic!("not ended by a rule: {:?}", g.tag("Termination")));
+            assert_eq!(Some(outcome.result), g.result);
+            assert_eq!(g.game.variant(), v);
+        }
+    }
+}
