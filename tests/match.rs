@@ -220,7 +220,6 @@ fn an_engine_that_does_not_start_loses() {
 }
 
 #[test]
-#[ignore = "needs the UCI-style dialect in the crownhead binary (branch proto); un-ignore once it is merged into main"]
 fn crownhead_against_itself_at_a_tiny_depth() {
     for (variant, v) in [("russian", Variant::Russian), ("english", Variant::English)] {
         let pdn = temp(&format!("self-{variant}.pdn"));
