@@ -13,6 +13,8 @@ use std::fmt;
 pub type Bitboard = u64;
 
 /// Every real square of the board.
+// Grouped by rows of eight squares, with the ghost bits between them as lone zeros.
+#[allow(clippy::unusual_byte_groupings)]
 pub const BOARD: Bitboard = 0b1111_1111_0_1111_1111_0_1111_1111_0_1111_1111;
 
 /// Squares 1-4 (rank 8): where White's men are crowned.
@@ -109,6 +111,73 @@ impl Dir {
             Dir::DownRight => bb << 5,
         }) & BOARD
     }
+
+    /// `shift` without the final `BOARD` mask, for hot paths where the result is at once
+    /// intersected with a subset of the board (pieces or empty squares), which drops the ghost
+    /// and off-board bits just as well.
+    #[inline(always)]
+    pub fn step(self, bb: Bitboard) -> Bitboard {
+        match self {
+            Dir::UpLeft => bb >> 5,
+            Dir::UpRight => bb >> 4,
+            Dir::DownLeft => bb << 4,
+            Dir::DownRight => bb << 5,
+        }
+    }
+}
+
+/// The side to move as a type, so that the hot paths of move generation and perft are compiled
+/// once per colour and every step is a shift by a constant. `Other` is the opponent: a walk down
+/// the tree alternates between the two implementations.
+pub trait Side: Copy + Default + Send + Sync + 'static {
+    /// The colour this type stands for.
+    const COLOR: Color;
+    /// The directions in which this side's men move.
+    const FORWARD: [Dir; 2];
+    /// The row on which this side's men are crowned.
+    const CROWN: Bitboard;
+    /// The opponent.
+    type Other: Side;
+}
+
+/// White to move, as a type (see `Side`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct WhiteSide;
+
+/// Black to move, as a type (see `Side`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct BlackSide;
+
+impl Side for WhiteSide {
+    const COLOR: Color = Color::White;
+    const FORWARD: [Dir; 2] = Color::White.forward();
+    const CROWN: Bitboard = ROW_8;
+    type Other = BlackSide;
+}
+
+impl Side for BlackSide {
+    const COLOR: Color = Color::Black;
+    const FORWARD: [Dir; 2] = Color::Black.forward();
+    const CROWN: Bitboard = ROW_1;
+    type Other = WhiteSide;
+}
+
+/// Runs `$body` with `$s` bound to the `Side` type of the colour `$color`: where a run-time side
+/// to move becomes a compile-time one.
+#[macro_export]
+macro_rules! with_side {
+    ($color:expr, $s:ident => $body:expr) => {
+        match $color {
+            $crate::bitboard::Color::White => {
+                type $s = $crate::bitboard::WhiteSide;
+                $body
+            }
+            $crate::bitboard::Color::Black => {
+                type $s = $crate::bitboard::BlackSide;
+                $body
+            }
+        }
+    };
 }
 
 /// The two sides. White starts on squares 21-32 and its men move up, towards square 1.
@@ -236,7 +305,7 @@ impl Square {
     /// File index, 0 (a) to 7 (h).
     pub const fn file(self) -> u32 {
         let r = self.row();
-        2 * (self.0 as u32 % 4) + if r % 2 == 0 { 1 } else { 0 }
+        2 * (self.0 as u32 % 4) + if r.is_multiple_of(2) { 1 } else { 0 }
     }
 
     /// Rank, 1 to 8.
@@ -251,7 +320,7 @@ impl Square {
         }
         let row = 8 - rank;
         // Dark squares: a1 (file 0, rank 1) is dark, so file + rank is odd.
-        if (file + rank) % 2 == 0 {
+        if (file + rank).is_multiple_of(2) {
             return None;
         }
         Some(Square((row * 4 + file / 2) as u8))
@@ -286,7 +355,15 @@ mod tests {
 
     #[test]
     fn numbering_matches_rules_table() {
-        let names = [(1, "b8"), (4, "h8"), (5, "a7"), (13, "a5"), (29, "a1"), (32, "g1"), (22, "c3")];
+        let names = [
+            (1, "b8"),
+            (4, "h8"),
+            (5, "a7"),
+            (13, "a5"),
+            (29, "a1"),
+            (32, "g1"),
+            (22, "c3"),
+        ];
         for (n, name) in names {
             assert_eq!(Square::from_number(n).unwrap().algebraic(), name);
         }
@@ -312,7 +389,9 @@ mod tests {
                 let f = s.file() as i32 + df;
                 let r = s.rank() as i32 + dr;
                 let expected = if (0..8).contains(&f) && (1..=8).contains(&r) {
-                    Square::from_file_rank(f as u32, r as u32).map(|t| t.bit()).unwrap_or(0)
+                    Square::from_file_rank(f as u32, r as u32)
+                        .map(|t| t.bit())
+                        .unwrap_or(0)
                 } else {
                     0
                 };

@@ -8,7 +8,11 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 #[derive(Parser)]
-#[command(name = "crownhead", version, about = "A checkers engine for Russian and English draughts")]
+#[command(
+    name = "crownhead",
+    version,
+    about = "A checkers engine for Russian and English draughts"
+)]
 struct Cli {
     #[command(subcommand)]
     command: Option<Command>,
@@ -56,10 +60,19 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
         None => Err("the protocol loop is not built yet".to_string()),
-        Some(Command::Perft { depth, variant, fen, divide, paths, threads }) => {
-            run_perft(depth, variant, fen, divide, paths, threads)
-        }
-        Some(Command::Moves { variant, paths, algebraic }) => run_moves(variant, paths, algebraic),
+        Some(Command::Perft {
+            depth,
+            variant,
+            fen,
+            divide,
+            paths,
+            threads,
+        }) => run_perft(depth, variant, fen, divide, paths, threads),
+        Some(Command::Moves {
+            variant,
+            paths,
+            algebraic,
+        }) => run_moves(variant, paths, algebraic),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -97,7 +110,10 @@ fn run_perft(
         if n == 0 || n > 1024 {
             return Err(format!("threads {n} is out of range (1-1024)"));
         }
-        rayon::ThreadPoolBuilder::new().num_threads(n).build_global().map_err(|e| e.to_string())?;
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(n)
+            .build_global()
+            .map_err(|e| e.to_string())?;
     }
     let counting = counting(paths);
     let start = Instant::now();
@@ -120,7 +136,11 @@ fn run_perft(
 }
 
 fn run_moves(variant: Variant, paths: bool, algebraic: bool) -> Result<(), String> {
-    let style = if algebraic { crownhead::SquareStyle::Algebraic } else { crownhead::SquareStyle::Numeric };
+    let style = if algebraic {
+        crownhead::SquareStyle::Algebraic
+    } else {
+        crownhead::SquareStyle::Numeric
+    };
     let stdin = std::io::stdin();
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
     for line in stdin.lock().lines() {
@@ -128,7 +148,11 @@ fn run_moves(variant: Variant, paths: bool, algebraic: bool) -> Result<(), Strin
         let text = match crownhead::parse_fen(&line) {
             Ok(pos) => {
                 let moves = variant.moves(&pos, counting(paths));
-                moves.iter().map(|m| crownhead::full_text(m, style)).collect::<Vec<_>>().join(" ")
+                moves
+                    .iter()
+                    .map(|m| crownhead::full_text(m, style))
+                    .collect::<Vec<_>>()
+                    .join(" ")
             }
             Err(e) => format!("error: {e}"),
         };

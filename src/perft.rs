@@ -1,7 +1,8 @@
 //! Perft: counting the leaves of the legal move tree, the standard proof of a move generator.
 //! Bulk counting at the last ply; the root moves are shared out over rayon's threads.
 
-use crate::movegen::{self, count_moves, Counting};
+use crate::bitboard::Side;
+use crate::movegen::{children, count_leaf, Board, Counting};
 use crate::moves::Move;
 use crate::position::Position;
 use crate::variant::{Rules, Variant};
@@ -13,7 +14,12 @@ pub fn perft(variant: Variant, pos: &Position, depth: u32, counting: Counting) -
 }
 
 /// The leaf count under each root move, in generation order, computed in parallel.
-pub fn divide(variant: Variant, pos: &Position, depth: u32, counting: Counting) -> Vec<(Move, u64)> {
+pub fn divide(
+    variant: Variant,
+    pos: &Position,
+    depth: u32,
+    counting: Counting,
+) -> Vec<(Move, u64)> {
     let moves = variant.moves(pos, counting);
     if depth == 0 {
         return Vec::new();
@@ -29,45 +35,55 @@ pub fn perft_parallel(variant: Variant, pos: &Position, depth: u32, counting: Co
     if depth <= 1 {
         return perft(variant, pos, depth, counting);
     }
-    divide(variant, pos, depth, counting).iter().map(|(_, n)| n).sum()
+    divide(variant, pos, depth, counting)
+        .iter()
+        .map(|(_, n)| n)
+        .sum()
 }
 
-/// A depth-first walk that owns one move buffer per ply, so no allocation happens in the loop.
+/// A depth-first walk over generator `Board`s (no `Move`s, no Zobrist keys) that owns one
+/// buffer of next positions per ply, so no allocation happens in the loop. The side to move is a
+/// type parameter that alternates down the tree.
 struct Walker<R: Rules> {
     counting: Counting,
-    buffers: Vec<Vec<Move>>,
+    buffers: Vec<Vec<Board>>,
     _rules: std::marker::PhantomData<R>,
 }
 
 impl<R: Rules> Walker<R> {
     fn new(counting: Counting) -> Self {
-        Walker { counting, buffers: Vec::new(), _rules: std::marker::PhantomData }
+        Walker {
+            counting,
+            buffers: Vec::new(),
+            _rules: std::marker::PhantomData,
+        }
     }
 
     fn count(&mut self, pos: &Position, depth: u32) -> u64 {
         while self.buffers.len() <= depth as usize {
             self.buffers.push(Vec::with_capacity(64));
         }
-        self.walk(pos, depth)
+        let b = Board::of(pos);
+        crate::with_side!(pos.side(), S => self.walk::<S>(&b, depth))
     }
 
-    fn walk(&mut self, pos: &Position, depth: u32) -> u64 {
+    fn walk<S: Side>(&mut self, b: &Board, depth: u32) -> u64 {
         let ply = depth as usize;
-        if depth == 0 {
-            return 1;
+        if depth <= 1 {
+            // Buffer 0 is the leaf count's scratch.
+            return if depth == 0 {
+                1
+            } else {
+                count_leaf::<R, S>(b, self.counting, &mut self.buffers[0])
+            };
         }
-        let mut moves = std::mem::take(&mut self.buffers[ply]);
-        let n = if depth == 1 {
-            count_moves::<R>(pos, self.counting, &mut moves)
-        } else {
-            movegen::generate::<R>(pos, &mut moves, self.counting);
-            let mut sum = 0;
-            for m in &moves {
-                sum += self.walk(&pos.play(m), depth - 1);
-            }
-            sum
-        };
-        self.buffers[ply] = moves;
-        n
+        let mut next = std::mem::take(&mut self.buffers[ply]);
+        children::<R, S>(b, self.counting, &mut next);
+        let mut sum = 0;
+        for child in &next {
+            sum += self.walk::<S::Other>(child, depth - 1);
+        }
+        self.buffers[ply] = next;
+        sum
     }
 }

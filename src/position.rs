@@ -48,14 +48,23 @@ impl Position {
         debug_assert!(white & black == 0);
         debug_assert!((white | black) & !bitboard::BOARD == 0);
         debug_assert!(kings & !(white | black) == 0);
-        let mut pos = Position { pieces: [white, black], kings, side, key: 0 };
+        let mut pos = Position {
+            pieces: [white, black],
+            kings,
+            side,
+            key: 0,
+        };
         pos.key = pos.compute_key();
         pos
     }
 
     /// The key computed from scratch; `key()` must always equal it.
     pub fn compute_key(&self) -> u64 {
-        let mut key = if self.side == Color::Black { zobrist::BLACK_TO_MOVE } else { 0 };
+        let mut key = if self.side == Color::Black {
+            zobrist::BLACK_TO_MOVE
+        } else {
+            0
+        };
         for color in [Color::White, Color::Black] {
             for b in BitIter(self.pieces[color.index()]) {
                 key ^= zobrist::piece(color.index(), b & self.kings != 0, b.trailing_zeros());
@@ -117,9 +126,15 @@ impl Position {
         let b = sq.bit();
         let king = self.kings & b != 0;
         if self.pieces[0] & b != 0 {
-            Some(Piece { color: Color::White, king })
+            Some(Piece {
+                color: Color::White,
+                king,
+            })
         } else if self.pieces[1] & b != 0 {
-            Some(Piece { color: Color::Black, king })
+            Some(Piece {
+                color: Color::Black,
+                king,
+            })
         } else {
             None
         }
@@ -158,7 +173,12 @@ impl Position {
         if is_king {
             kings |= to;
         }
-        let next = Position { pieces, kings, side: self.side.opponent(), key };
+        let next = Position {
+            pieces,
+            kings,
+            side: self.side.opponent(),
+            key,
+        };
         debug_assert_eq!(next.key, next.compute_key());
         next
     }
@@ -189,10 +209,22 @@ impl Position {
                     None => ' ',
                     Some(sq) => match self.piece_at(sq) {
                         None => '.',
-                        Some(Piece { color: Color::White, king: false }) => 'w',
-                        Some(Piece { color: Color::White, king: true }) => 'W',
-                        Some(Piece { color: Color::Black, king: false }) => 'b',
-                        Some(Piece { color: Color::Black, king: true }) => 'B',
+                        Some(Piece {
+                            color: Color::White,
+                            king: false,
+                        }) => 'w',
+                        Some(Piece {
+                            color: Color::White,
+                            king: true,
+                        }) => 'W',
+                        Some(Piece {
+                            color: Color::Black,
+                            king: false,
+                        }) => 'b',
+                        Some(Piece {
+                            color: Color::Black,
+                            king: true,
+                        }) => 'B',
                     },
                 };
                 s.push(' ');

@@ -36,14 +36,22 @@ impl fmt::Display for FenProblem {
         match self {
             FenProblem::Empty => write!(f, "it is empty"),
             FenProblem::UnknownSide(s) => write!(f, "unknown side to move '{s}' (expected W or B)"),
-            FenProblem::UnknownColor(s) => write!(f, "colour group '{s}' does not start with W or B"),
+            FenProblem::UnknownColor(s) => {
+                write!(f, "colour group '{s}' does not start with W or B")
+            }
             FenProblem::ColorTwice(c) => write!(f, "{c} is given twice"),
             FenProblem::TooManyGroups => write!(f, "more than two colour groups"),
-            FenProblem::BadSquare(s) => write!(f, "'{s}' is not a square (1-32 or a dark square such as c3)"),
+            FenProblem::BadSquare(s) => write!(
+                f,
+                "'{s}' is not a square (1-32 or a dark square such as c3)"
+            ),
             FenProblem::BadRange(s) => write!(f, "'{s}' is not a valid range of squares"),
             FenProblem::SquareTwice(n) => write!(f, "square {n} is given twice"),
             FenProblem::ManOnCrowningRow(c, n) => {
-                write!(f, "a {c} man on square {n}, its crowning row, would already be a king")
+                write!(
+                    f,
+                    "a {c} man on square {n}, its crowning row, would already be a king"
+                )
             }
             FenProblem::SideToMoveHasNoPieces(c) => write!(f, "{c} is to move but has no pieces"),
         }
@@ -77,7 +85,10 @@ fn parse_color(c: char) -> Option<Color> {
 
 /// Reads a PDN FEN.
 pub fn parse_fen(text: &str) -> Result<Position, FenError> {
-    let err = |problem| FenError { fen: text.to_string(), problem };
+    let err = |problem| FenError {
+        fen: text.to_string(),
+        problem,
+    };
     let body = text.trim().trim_matches(|c| c == '"' || c == '\'').trim();
     let body = body.strip_suffix('.').unwrap_or(body).trim();
     if body.is_empty() {
@@ -86,7 +97,9 @@ pub fn parse_fen(text: &str) -> Result<Position, FenError> {
     let mut parts = body.split(':');
     let side_text = parts.next().unwrap_or("").trim();
     let side = match side_text.chars().collect::<Vec<_>>().as_slice() {
-        [c] => parse_color(*c).ok_or_else(|| err(FenProblem::UnknownSide(side_text.to_string())))?,
+        [c] => {
+            parse_color(*c).ok_or_else(|| err(FenProblem::UnknownSide(side_text.to_string())))?
+        }
         _ => return Err(err(FenProblem::UnknownSide(side_text.to_string()))),
     };
     let mut pieces: [Bitboard; 2] = [0, 0];
@@ -154,7 +167,9 @@ fn parse_item(item: &str) -> Result<(bool, Vec<Square>), FenProblem> {
             // Ranges are numeric in PDN; an algebraic range has no clear meaning.
             return Err(FenProblem::BadRange(item.to_string()));
         }
-        let squares = (lo.number()..=hi.number()).filter_map(Square::from_number).collect();
+        let squares = (lo.number()..=hi.number())
+            .filter_map(Square::from_number)
+            .collect();
         return Ok((king, squares));
     }
     match parse_square(rest) {
@@ -197,9 +212,15 @@ mod tests {
         let b = parse_fen("  \"W:B1,2,3,4,5,6,7,8,9,10,11,12:WK30,21,22\"  ").unwrap();
         assert_eq!(a, b);
         assert_eq!(to_fen(&a), "W:W21,22,K30:B1,2,3,4,5,6,7,8,9,10,11,12");
-        let alg = parse_fen("W:Wa1,c1,e1,g1,b2,d2,f2,h2,a3,c3,e3,g3:Bb6,d6,f6,h6,a7,c7,e7,g7,b8,d8,f8,h8").unwrap();
+        let alg = parse_fen(
+            "W:Wa1,c1,e1,g1,b2,d2,f2,h2,a3,c3,e3,g3:Bb6,d6,f6,h6,a7,c7,e7,g7,b8,d8,f8,h8",
+        )
+        .unwrap();
         assert_eq!(alg, parse_fen("W:W21-32:B1-12").unwrap());
-        assert_eq!(parse_fen(&to_fen_styled(&alg, SquareStyle::Algebraic)).unwrap(), alg);
+        assert_eq!(
+            parse_fen(&to_fen_styled(&alg, SquareStyle::Algebraic)).unwrap(),
+            alg
+        );
     }
 
     #[test]
@@ -218,7 +239,11 @@ mod tests {
             ("W:X21:B1", FenProblem::UnknownColor("X21".into())),
         ];
         for (text, problem) in cases {
-            assert_eq!(parse_fen(text).map_err(|e| e.problem), Err(problem), "{text}");
+            assert_eq!(
+                parse_fen(text).map_err(|e| e.problem),
+                Err(problem),
+                "{text}"
+            );
         }
     }
 }

@@ -34,7 +34,10 @@ pub enum MoveError {
 impl fmt::Display for MoveError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            MoveError::Syntax(t) => write!(f, "'{t}' is not a move (expected e.g. 11-15, 22x15x6 or c3:e5)"),
+            MoveError::Syntax(t) => write!(
+                f,
+                "'{t}' is not a move (expected e.g. 11-15, 22x15x6 or c3:e5)"
+            ),
             MoveError::Illegal { text, legal } if legal.is_empty() => {
                 write!(f, "illegal move '{text}': there are no legal moves")
             }
@@ -42,7 +45,11 @@ impl fmt::Display for MoveError {
                 write!(f, "illegal move '{text}'; legal moves: {}", legal.join(" "))
             }
             MoveError::Ambiguous { text, candidates } => {
-                write!(f, "ambiguous move '{text}'; it could be: {}", candidates.join(" "))
+                write!(
+                    f,
+                    "ambiguous move '{text}'; it could be: {}",
+                    candidates.join(" ")
+                )
             }
         }
     }
@@ -132,7 +139,11 @@ pub fn short_text(mv: &Move, pos: &Position, variant: Variant, style: SquareStyl
     if clash {
         return full_text(mv, style);
     }
-    let sep = if mv.is_capture() { style.capture_separator() } else { '-' };
+    let sep = if mv.is_capture() {
+        style.capture_separator()
+    } else {
+        '-'
+    };
     format!("{}{sep}{}", style.square(mv.from()), style.square(mv.to()))
 }
 
@@ -146,8 +157,14 @@ mod tests {
         let pos = parse_fen("W:W21-32:B1-12").unwrap();
         let m = parse_move("22-18", &pos, Variant::Russian).unwrap();
         assert_eq!(parse_move("c3-d4", &pos, Variant::Russian).unwrap(), m);
-        assert_eq!(short_text(&m, &pos, Variant::Russian, SquareStyle::Algebraic), "c3-d4");
-        assert_eq!(short_text(&m, &pos, Variant::Russian, SquareStyle::Numeric), "22-18");
+        assert_eq!(
+            short_text(&m, &pos, Variant::Russian, SquareStyle::Algebraic),
+            "c3-d4"
+        );
+        assert_eq!(
+            short_text(&m, &pos, Variant::Russian, SquareStyle::Numeric),
+            "22-18"
+        );
     }
 
     #[test]
@@ -157,6 +174,9 @@ mod tests {
             Err(MoveError::Illegal { legal, .. }) => assert_eq!(legal.len(), 7),
             other => panic!("{other:?}"),
         }
-        assert!(matches!(parse_move("22", &pos, Variant::Russian), Err(MoveError::Syntax(_))));
+        assert!(matches!(
+            parse_move("22", &pos, Variant::Russian),
+            Err(MoveError::Syntax(_))
+        ));
     }
 }

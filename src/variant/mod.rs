@@ -104,8 +104,12 @@ impl Variant {
     /// The start position as PDN FEN.
     pub fn start_fen(self) -> &'static str {
         match self {
-            Variant::Russian => "W:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,11,12",
-            Variant::English => "B:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,11,12",
+            Variant::Russian => {
+                "W:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,11,12"
+            }
+            Variant::English => {
+                "B:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,11,12"
+            }
         }
     }
 }
@@ -122,7 +126,11 @@ pub struct UnknownVariant(pub String);
 
 impl fmt::Display for UnknownVariant {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "unknown variant '{}' (expected russian or english)", self.0)
+        write!(
+            f,
+            "unknown variant '{}' (expected russian or english)",
+            self.0
+        )
     }
 }
 

@@ -1,0 +1,212 @@
+//! Perft's fast paths: counting the legal moves of a position without building them, and building
+//! the positions after each move without `Move` values or Zobrist keys. Both rest on the same
+//! capture walker as the public generator, so the rules are still decided in one place; the tests
+//! below check them against `generate` and `Position::play`.
+
+use super::jumps::{man_capture_dirs, walk_captures, walk_pieces, ChildSink};
+use super::{Board, Counting};
+use crate::bitboard::{BitIter, Bitboard, Dir, Side};
+use crate::variant::Rules;
+
+/// The number of legal moves of the side `S` to move on `b`. `scratch` holds the positions of
+/// the sequences that must be walked one by one; it is cleared on each use.
+///
+/// Most captures are single jumps, and they are counted in bulk: one shift per direction finds
+/// every man's landing square. Only the men that might jump again from there (a superset,
+/// found in bulk too) and the kings have their trees walked.
+#[inline]
+pub(crate) fn count_leaf<R: Rules, S: Side>(
+    b: &Board,
+    counting: Counting,
+    scratch: &mut Vec<Board>,
+) -> u64 {
+    let empty = b.empty();
+    let men = b.us & !b.kings;
+    let kings = b.us & b.kings;
+    let dirs = man_capture_dirs::<R, S>();
+    let mut lands: [Bitboard; 4] = [0; 4];
+    let mut any = 0;
+    for (i, &d) in dirs.iter().enumerate() {
+        lands[i] = d.step(d.step(men) & b.them) & empty;
+        any |= lands[i];
+    }
+    let mut n = 0;
+    let mut walk = 0;
+    if any != 0 {
+        // Where a man could jump again: over any opponent piece (the one just taken included)
+        // onto any empty square or own man's square (the mover's origin is empty by then).
+        let targets = empty | men;
+        let mut again = 0;
+        for &d in dirs {
+            let back = d.opposite();
+            again |= back.step(back.step(targets) & b.them);
+        }
+        // A man crowned on the way stops (english) or goes on as a king (russian, walked).
+        if R::CROWNING_ENDS_CAPTURE {
+            again &= !S::CROWN;
+        } else {
+            again |= S::CROWN;
+        }
+        for (i, &d) in dirs.iter().enumerate() {
+            let back = d.opposite();
+            walk |= back.step(back.step(lands[i] & again));
+        }
+        // One move per landing of the men left to bulk counting.
+        for (i, &d) in dirs.iter().enumerate() {
+            n += (lands[i] & !d.step(d.step(walk))).count_ones() as u64;
+        }
+    }
+    if walk | kings != 0 {
+        scratch.clear();
+        walk_pieces::<R, S, _>(
+            b,
+            walk,
+            kings,
+            &mut ChildSink::new(*b, scratch, counting == Counting::Unique),
+        );
+        n += scratch.len() as u64;
+    }
+    if n != 0 {
+        return n;
+    }
+    quiet_count::<R, S>(men, kings, empty)
+}
+
+/// The number of quiet moves of `men` and `kings` onto `empty`.
+#[inline(always)]
+fn quiet_count<R: Rules, S: Side>(men: Bitboard, kings: Bitboard, empty: Bitboard) -> u64 {
+    let mut n = 0;
+    for d in S::FORWARD {
+        n += (d.step(men) & empty).count_ones();
+    }
+    if kings != 0 {
+        for d in Dir::ALL {
+            let mut front = d.step(kings) & empty;
+            while front != 0 {
+                n += front.count_ones();
+                front = if R::FLYING_KINGS {
+                    d.step(front) & empty
+                } else {
+                    0
+                };
+            }
+        }
+    }
+    n as u64
+}
+
+/// Replaces `out` with the positions after each legal move of the side `S` to move on `b`, each
+/// seen from the opponent, counted as `counting` says.
+#[inline]
+pub(crate) fn children<R: Rules, S: Side>(b: &Board, counting: Counting, out: &mut Vec<Board>) {
+    out.clear();
+    walk_captures::<R, S, _>(
+        b,
+        &mut ChildSink::new(*b, out, counting == Counting::Unique),
+    );
+    if !out.is_empty() {
+        return;
+    }
+    let empty = b.empty();
+    for d in S::FORWARD {
+        let back = d.opposite();
+        for to in BitIter(d.step(b.us & !b.kings) & empty) {
+            out.push(b.after(back.step(to), to, 0, to & S::CROWN != 0));
+        }
+    }
+    for king in BitIter(b.us & b.kings) {
+        for d in Dir::ALL {
+            let mut to = d.step(king) & empty;
+            while to != 0 {
+                out.push(b.after(king, to, 0, true));
+                to = if R::FLYING_KINGS {
+                    d.step(to) & empty
+                } else {
+                    0
+                };
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::movegen::generate;
+    use crate::notation::fen::parse_fen;
+    use crate::position::Position;
+    use crate::variant::{English, Russian, Variant};
+
+    /// A small deterministic generator (xorshift64*), so the test needs no dependency.
+    struct Rng(u64);
+
+    impl Rng {
+        fn below(&mut self, n: usize) -> usize {
+            self.0 ^= self.0 >> 12;
+            self.0 ^= self.0 << 25;
+            self.0 ^= self.0 >> 27;
+            (self.0.wrapping_mul(0x2545_F491_4F6C_DD1D) >> 33) as usize % n
+        }
+    }
+
+    /// Checks `count_leaf` and `children` against `generate` and `Position::play` on `pos`, in
+    /// both conventions.
+    fn check<R: Rules>(pos: &Position) {
+        let b = Board::of(pos);
+        let mut moves = Vec::new();
+        let mut boards = Vec::new();
+        for counting in [Counting::Unique, Counting::Paths] {
+            generate::<R>(pos, &mut moves, counting);
+            let n =
+                crate::with_side!(pos.side(), S => count_leaf::<R, S>(&b, counting, &mut boards));
+            assert_eq!(n, moves.len() as u64, "count {counting:?} {pos:?}");
+            crate::with_side!(pos.side(), S => children::<R, S>(&b, counting, &mut boards));
+            let mut expected: Vec<Board> = moves.iter().map(|m| Board::of(&pos.play(m))).collect();
+            let key = |x: &Board| (x.us, x.them, x.kings);
+            expected.sort_by_key(key);
+            boards.sort_by_key(key);
+            assert_eq!(boards, expected, "children {counting:?} {pos:?}");
+        }
+    }
+
+    /// Plays random games from `fen` and checks every position met.
+    fn random_games<R: Rules>(fen: &str, games: usize, seed: u64) {
+        let mut rng = Rng(seed);
+        let start = parse_fen(fen).unwrap();
+        let mut moves = Vec::new();
+        for _ in 0..games {
+            let mut pos = start;
+            for _ in 0..200 {
+                check::<R>(&pos);
+                generate::<R>(&pos, &mut moves, Counting::Paths);
+                if moves.is_empty() {
+                    break;
+                }
+                pos = pos.play(&moves[rng.below(moves.len())]);
+            }
+        }
+    }
+
+    #[test]
+    fn fast_paths_match_the_generator_in_random_games() {
+        random_games::<English>(Variant::English.start_fen(), 300, 1);
+        random_games::<Russian>(Variant::Russian.start_fen(), 300, 2);
+    }
+
+    #[test]
+    fn fast_paths_match_the_generator_with_kings() {
+        // Crowded boards with kings of both sides, where multi-jumps and duplicate paths abound.
+        let fens = [
+            "B:W17,18,24,25,26,27,28,29,32:B1,2,3,4,6,7,8,9,10,12,K30",
+            "W:WK14,K23,25,27,31:B6,7,10,K19,K26",
+            "W:WK15,K28:BK6,11,22,24",
+            "W:WK24,K32:B8,16,17,18,19,28",
+            "B:W14,15,22,23,24,25,27,28,29,30,31,32:B1,2,3,4,5,7,8,9,10,11,12",
+            "W:WK1,K10,K21,K32,14,19:BK4,K29,K17,9,11,22,23",
+        ];
+        for (i, fen) in fens.iter().enumerate() {
+            random_games::<English>(fen, 40, 10 + i as u64);
+            random_games::<Russian>(fen, 40, 20 + i as u64);
+        }
+    }
+}
