@@ -8,7 +8,7 @@
 mod count;
 mod jumps;
 
-pub(crate) use count::{children, count_leaf};
+pub(crate) use count::{children, count_leaf, visit_children};
 
 use crate::bitboard::{self, BitIter, Bitboard, Dir, Side, Square};
 use crate::moves::Move;
@@ -126,10 +126,9 @@ fn quiet_moves<R: Rules, S: Side>(b: &Board, out: &mut Vec<Move>) {
     let empty = b.empty();
     let men = b.us & !b.kings;
     for d in S::FORWARD {
-        let back = d.opposite();
         for to in BitIter(d.step(men) & empty) {
             out.push(Move::quiet(
-                Square::from_bit(back.step(to)),
+                Square::from_bit(d.step_back(to)),
                 Square::from_bit(to),
                 to & S::CROWN != 0,
             ));

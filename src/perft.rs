@@ -2,7 +2,7 @@
 //! Bulk counting at the last ply; the root moves are shared out over rayon's threads.
 
 use crate::bitboard::Side;
-use crate::movegen::{children, count_leaf, Board, Counting};
+use crate::movegen::{children, count_leaf, visit_children, Board, Counting};
 use crate::moves::Move;
 use crate::position::Position;
 use crate::variant::{Rules, Variant};
@@ -68,22 +68,35 @@ impl<R: Rules> Walker<R> {
     }
 
     fn walk<S: Side>(&mut self, b: &Board, depth: u32) -> u64 {
-        let ply = depth as usize;
-        if depth <= 1 {
+        match depth {
+            0 => 1,
             // Buffer 0 is the leaf count's scratch.
-            return if depth == 0 {
-                1
-            } else {
-                count_leaf::<R, S>(b, self.counting, &mut self.buffers[0])
-            };
+            1 => count_leaf::<R, S>(b, self.counting, &mut self.buffers[0]),
+            2 => self.frontier::<S>(b),
+            _ => {
+                let ply = depth as usize;
+                let mut next = std::mem::take(&mut self.buffers[ply]);
+                children::<R, S>(b, self.counting, &mut next);
+                let mut sum = 0;
+                for child in &next {
+                    sum += self.walk::<S::Other>(child, depth - 1);
+                }
+                self.buffers[ply] = next;
+                sum
+            }
         }
-        let mut next = std::mem::take(&mut self.buffers[ply]);
-        children::<R, S>(b, self.counting, &mut next);
+    }
+
+    /// Two plies from the leaves, where most of the time goes: the leaf count runs inline on
+    /// each next position, and quiet moves are never stored.
+    fn frontier<S: Side>(&mut self, b: &Board) -> u64 {
+        let (scratch, rest) = self.buffers.split_at_mut(1);
+        let (scratch, buffer) = (&mut scratch[0], &mut rest[1]);
+        let counting = self.counting;
         let mut sum = 0;
-        for child in &next {
-            sum += self.walk::<S::Other>(child, depth - 1);
-        }
-        self.buffers[ply] = next;
+        visit_children::<R, S>(b, counting, buffer, |child| {
+            sum += count_leaf::<R, S::Other>(&child, counting, scratch);
+        });
         sum
     }
 }

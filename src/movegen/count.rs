@@ -3,7 +3,7 @@
 //! capture walker as the public generator, so the rules are still decided in one place; the tests
 //! below check them against `generate` and `Position::play`.
 
-use super::jumps::{man_capture_dirs, walk_captures, walk_pieces, ChildSink};
+use super::jumps::{each_man_capture_dir, walk_captures, walk_pieces, ChildSink};
 use super::{Board, Counting};
 use crate::bitboard::{BitIter, Bitboard, Dir, Side};
 use crate::variant::Rules;
@@ -23,13 +23,9 @@ pub(crate) fn count_leaf<R: Rules, S: Side>(
     let empty = b.empty();
     let men = b.us & !b.kings;
     let kings = b.us & b.kings;
-    let dirs = man_capture_dirs::<R, S>();
-    let mut lands: [Bitboard; 4] = [0; 4];
+    let land = |d: Dir| d.step(d.step(men) & b.them) & empty;
     let mut any = 0;
-    for (i, &d) in dirs.iter().enumerate() {
-        lands[i] = d.step(d.step(men) & b.them) & empty;
-        any |= lands[i];
-    }
+    each_man_capture_dir::<R, S>(|d| any |= land(d));
     let mut n = 0;
     let mut walk = 0;
     if any != 0 {
@@ -37,24 +33,18 @@ pub(crate) fn count_leaf<R: Rules, S: Side>(
         // onto any empty square or own man's square (the mover's origin is empty by then).
         let targets = empty | men;
         let mut again = 0;
-        for &d in dirs {
-            let back = d.opposite();
-            again |= back.step(back.step(targets) & b.them);
-        }
+        each_man_capture_dir::<R, S>(|d| again |= d.step_back(d.step_back(targets) & b.them));
         // A man crowned on the way stops (english) or goes on as a king (russian, walked).
         if R::CROWNING_ENDS_CAPTURE {
             again &= !S::CROWN;
         } else {
             again |= S::CROWN;
         }
-        for (i, &d) in dirs.iter().enumerate() {
-            let back = d.opposite();
-            walk |= back.step(back.step(lands[i] & again));
-        }
+        each_man_capture_dir::<R, S>(|d| walk |= d.step_back(d.step_back(land(d) & again)));
         // One move per landing of the men left to bulk counting.
-        for (i, &d) in dirs.iter().enumerate() {
-            n += (lands[i] & !d.step(d.step(walk))).count_ones() as u64;
-        }
+        each_man_capture_dir::<R, S>(|d| {
+            n += (land(d) & !d.step(d.step(walk))).count_ones() as u64
+        });
     }
     if walk | kings != 0 {
         scratch.clear();
@@ -104,21 +94,49 @@ pub(crate) fn children<R: Rules, S: Side>(b: &Board, counting: Counting, out: &m
         b,
         &mut ChildSink::new(*b, out, counting == Counting::Unique),
     );
-    if !out.is_empty() {
-        return;
+    if out.is_empty() {
+        quiet_children::<R, S>(b, |child| out.push(child));
     }
+}
+
+/// Calls `visit` with the position after each legal move of the side `S` to move on `b`. Quiet
+/// moves go straight to `visit`; captures are collected in `buffer` first (duplicate paths are
+/// only known once a piece's sequences are all found).
+#[inline(always)]
+pub(crate) fn visit_children<R: Rules, S: Side>(
+    b: &Board,
+    counting: Counting,
+    buffer: &mut Vec<Board>,
+    mut visit: impl FnMut(Board),
+) {
+    buffer.clear();
+    walk_captures::<R, S, _>(
+        b,
+        &mut ChildSink::new(*b, buffer, counting == Counting::Unique),
+    );
+    if buffer.is_empty() {
+        quiet_children::<R, S>(b, visit);
+    } else {
+        for &child in buffer.iter() {
+            visit(child);
+        }
+    }
+}
+
+/// Calls `visit` with the position after each quiet move of the side `S` to move on `b`.
+#[inline(always)]
+fn quiet_children<R: Rules, S: Side>(b: &Board, mut visit: impl FnMut(Board)) {
     let empty = b.empty();
     for d in S::FORWARD {
-        let back = d.opposite();
         for to in BitIter(d.step(b.us & !b.kings) & empty) {
-            out.push(b.after(back.step(to), to, 0, to & S::CROWN != 0));
+            visit(b.after(d.step_back(to), to, 0, to & S::CROWN != 0));
         }
     }
     for king in BitIter(b.us & b.kings) {
         for d in Dir::ALL {
             let mut to = d.step(king) & empty;
             while to != 0 {
-                out.push(b.after(king, to, 0, true));
+                visit(b.after(king, to, 0, true));
                 to = if R::FLYING_KINGS {
                     d.step(to) & empty
                 } else {

@@ -25,13 +25,18 @@ pub(crate) trait Sink {
     fn end_piece(&mut self, multi: bool);
 }
 
-/// The directions in which men capture.
+/// Calls `f` with each direction in which men capture, unrolled so that every step inside `f`
+/// is by a constant.
 #[inline(always)]
-pub(crate) fn man_capture_dirs<R: Rules, S: Side>() -> &'static [Dir] {
+pub(crate) fn each_man_capture_dir<R: Rules, S: Side>(mut f: impl FnMut(Dir)) {
     if R::MEN_CAPTURE_BACKWARDS {
-        &Dir::ALL
+        f(Dir::UpLeft);
+        f(Dir::UpRight);
+        f(Dir::DownLeft);
+        f(Dir::DownRight);
     } else {
-        &S::FORWARD
+        f(S::FORWARD[0]);
+        f(S::FORWARD[1]);
     }
 }
 
@@ -43,10 +48,7 @@ pub(crate) fn men_that_capture<R: Rules, S: Side>(
     empty: Bitboard,
 ) -> Bitboard {
     let mut from = 0;
-    for &d in man_capture_dirs::<R, S>() {
-        let back = d.opposite();
-        from |= back.step(back.step(empty) & them);
-    }
+    each_man_capture_dir::<R, S>(|d| from |= d.step_back(d.step_back(empty) & them));
     from & men
 }
 
@@ -169,26 +171,44 @@ fn man_jumps<R: Rules, S: Side, K: Sink>(
     captured: Bitboard,
     depth: usize,
 ) -> bool {
-    let mut found = false;
-    for &d in man_capture_dirs::<R, S>() {
-        let victim = d.step(at) & j.them & !captured;
-        let land = d.step(victim) & j.empty;
-        if land == 0 {
-            continue;
-        }
-        found = true;
-        let taken = captured | victim;
-        j.land(depth, land);
-        if land & S::CROWN != 0 {
-            // Crowned on the way: english ends the move here, russian goes on as a king.
-            if R::CROWNING_ENDS_CAPTURE || !king_jumps::<R, K>(j, land, taken, depth + 1, true) {
-                j.emit(depth + 1, land, taken, true);
-            }
-        } else if !man_jumps::<R, S, K>(j, land, taken, depth + 1) {
-            j.emit(depth + 1, land, taken, false);
-        }
+    // Spelled out rather than looped so that each direction's steps are by constants (a closure
+    // here would not be inlined, since it recurses).
+    if R::MEN_CAPTURE_BACKWARDS {
+        man_jump::<R, S, K>(j, at, captured, depth, Dir::UpLeft)
+            | man_jump::<R, S, K>(j, at, captured, depth, Dir::UpRight)
+            | man_jump::<R, S, K>(j, at, captured, depth, Dir::DownLeft)
+            | man_jump::<R, S, K>(j, at, captured, depth, Dir::DownRight)
+    } else {
+        man_jump::<R, S, K>(j, at, captured, depth, S::FORWARD[0])
+            | man_jump::<R, S, K>(j, at, captured, depth, S::FORWARD[1])
     }
-    found
+}
+
+/// The jump of a man on `at` in direction `d`, if there is one, and the sequences that follow.
+#[inline(always)]
+fn man_jump<R: Rules, S: Side, K: Sink>(
+    j: &mut Jumps<K>,
+    at: Bitboard,
+    captured: Bitboard,
+    depth: usize,
+    d: Dir,
+) -> bool {
+    let victim = d.step(at) & j.them & !captured;
+    let land = d.step(victim) & j.empty;
+    if land == 0 {
+        return false;
+    }
+    let taken = captured | victim;
+    j.land(depth, land);
+    if land & S::CROWN != 0 {
+        // Crowned on the way: english ends the move here, russian goes on as a king.
+        if R::CROWNING_ENDS_CAPTURE || !king_jumps::<R, K>(j, land, taken, depth + 1, true) {
+            j.emit(depth + 1, land, taken, true);
+        }
+    } else if !man_jumps::<R, S, K>(j, land, taken, depth + 1) {
+        j.emit(depth + 1, land, taken, false);
+    }
+    true
 }
 
 /// Walks the jumps of a king (or a man just crowned, `promotion`) on `at`; emits finished
