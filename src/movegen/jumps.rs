@@ -205,7 +205,10 @@ fn man_jump<R: Rules, S: Side, K: Sink>(
         if R::CROWNING_ENDS_CAPTURE || !king_jumps::<R, K>(j, land, taken, depth + 1, true) {
             j.emit(depth + 1, land, taken, true);
         }
-    } else if !man_jumps::<R, S, K>(j, land, taken, depth + 1) {
+    } else if men_that_capture::<R, S>(land, j.them & !taken, j.empty) != 0 {
+        // Tested first because most sequences end here, and the test is cheaper than a call.
+        man_jumps::<R, S, K>(j, land, taken, depth + 1);
+    } else {
         j.emit(depth + 1, land, taken, false);
     }
     true
