@@ -3,63 +3,103 @@
 //! capture walker as the public generator, so the rules are still decided in one place; the tests
 //! below check them against `generate` and `Position::play`.
 
-use super::jumps::{each_man_capture_dir, walk_captures, walk_pieces, ChildSink};
+use super::jumps::{each_man_capture_dir, walk_pieces, ChildSink};
 use super::{Board, Counting};
 use crate::bitboard::{BitIter, Bitboard, Dir, Side};
 use crate::variant::Rules;
 
+/// Men's first jumps, found in bulk: one shift per direction finds every man's landing square.
+/// Most captures are single jumps; only the men in `walk`, which can jump again (found in bulk
+/// too) or are crowned on the way in russian, need their trees walked one by one.
+struct FirstJumps {
+    empty: Bitboard,
+    men: Bitboard,
+    them: Bitboard,
+    /// Whether some man can jump.
+    any: bool,
+    /// The men whose trees must be walked.
+    walk: Bitboard,
+}
+
+impl FirstJumps {
+    #[inline(always)]
+    fn new<R: Rules, S: Side>(b: &Board) -> FirstJumps {
+        let empty = b.empty();
+        let men = b.us & !b.kings;
+        let mut j = FirstJumps {
+            empty,
+            men,
+            them: b.them,
+            any: false,
+            walk: 0,
+        };
+        let mut any = 0;
+        each_man_capture_dir::<R, S>(|d| any |= j.lands(d));
+        if any != 0 {
+            j.any = true;
+            // Where a man that has just jumped in direction `d` could jump again: in any
+            // direction but back (over the piece just taken), so over any opponent piece onto
+            // an empty square (its origin lies back there). Exact but for the crowning rule: a
+            // man crowned on the way stops (english) or goes on as a king (russian, walked).
+            let mut walk = 0;
+            each_man_capture_dir::<R, S>(|d| {
+                let mut again = if R::CROWNING_ENDS_CAPTURE {
+                    0
+                } else {
+                    S::CROWN
+                };
+                each_man_capture_dir::<R, S>(|d2| {
+                    if d2 != d.opposite() {
+                        again |= d2.step_back(d2.step_back(empty) & b.them);
+                    }
+                });
+                if R::CROWNING_ENDS_CAPTURE {
+                    again &= !S::CROWN;
+                }
+                walk |= d.step_back(d.step_back(j.lands(d) & again));
+            });
+            j.walk = walk;
+        }
+        j
+    }
+
+    /// Every man's landing square after a first jump in direction `d`.
+    #[inline(always)]
+    fn lands(&self, d: Dir) -> Bitboard {
+        d.step(d.step(self.men) & self.them) & self.empty
+    }
+
+    /// The landings in direction `d` that end a move: those of the men not walked.
+    #[inline(always)]
+    fn final_lands(&self, d: Dir) -> Bitboard {
+        self.lands(d) & !d.step(d.step(self.walk))
+    }
+}
+
 /// The number of legal moves of the side `S` to move on `b`. `scratch` holds the positions of
 /// the sequences that must be walked one by one; it is cleared on each use.
-///
-/// Most captures are single jumps, and they are counted in bulk: one shift per direction finds
-/// every man's landing square. Only the men that might jump again from there (a superset,
-/// found in bulk too) and the kings have their trees walked.
 #[inline]
 pub(crate) fn count_leaf<R: Rules, S: Side>(
     b: &Board,
     counting: Counting,
     scratch: &mut Vec<Board>,
 ) -> u64 {
-    let empty = b.empty();
-    let men = b.us & !b.kings;
+    let first = FirstJumps::new::<R, S>(b);
     let kings = b.us & b.kings;
-    let land = |d: Dir| d.step(d.step(men) & b.them) & empty;
-    let mut any = 0;
-    each_man_capture_dir::<R, S>(|d| any |= land(d));
     let mut n = 0;
-    let mut walk = 0;
-    if any != 0 {
-        // Where a man could jump again: over any opponent piece (the one just taken included)
-        // onto any empty square or own man's square (the mover's origin is empty by then).
-        let targets = empty | men;
-        let mut again = 0;
-        each_man_capture_dir::<R, S>(|d| again |= d.step_back(d.step_back(targets) & b.them));
-        // A man crowned on the way stops (english) or goes on as a king (russian, walked).
-        if R::CROWNING_ENDS_CAPTURE {
-            again &= !S::CROWN;
-        } else {
-            again |= S::CROWN;
-        }
-        each_man_capture_dir::<R, S>(|d| walk |= d.step_back(d.step_back(land(d) & again)));
-        // One move per landing of the men left to bulk counting.
-        each_man_capture_dir::<R, S>(|d| {
-            n += (land(d) & !d.step(d.step(walk))).count_ones() as u64
-        });
+    if first.any {
+        each_man_capture_dir::<R, S>(|d| n += first.final_lands(d).count_ones() as u64);
     }
-    if walk | kings != 0 {
+    if first.walk | kings != 0 {
         scratch.clear();
-        walk_pieces::<R, S, _>(
-            b,
-            walk,
-            kings,
-            &mut ChildSink::new(*b, scratch, counting == Counting::Unique),
-        );
+        let mut sink = ChildSink::new(*b, scratch, counting == Counting::Unique);
+        walk_pieces::<R, S, _>(b, first.walk, kings, &mut sink);
         n += scratch.len() as u64;
     }
     if n != 0 {
         return n;
     }
-    quiet_count::<R, S>(men, kings, empty)
+    quiet_count::<R, S>(first.men, kings, first.empty)
 }
 
 /// The number of quiet moves of `men` and `kings` onto `empty`.
@@ -85,15 +125,33 @@ fn quiet_count<R: Rules, S: Side>(men: Bitboard, kings: Bitboard, empty: Bitboar
     n as u64
 }
 
+/// Pushes onto `out` the positions after each capture of the side `S` to move on `b`, each seen
+/// from the opponent: single jumps straight from the bulk landings, the rest through the walker.
+#[inline(always)]
+fn capture_children<R: Rules, S: Side>(b: &Board, counting: Counting, out: &mut Vec<Board>) {
+    let first = FirstJumps::new::<R, S>(b);
+    if first.any {
+        each_man_capture_dir::<R, S>(|d| {
+            for to in BitIter(first.final_lands(d)) {
+                let victim = d.step_back(to);
+                // A man crowned here is a walked one in russian, so this is english's stop.
+                out.push(b.after(d.step_back(victim), to, victim, to & S::CROWN != 0));
+            }
+        });
+    }
+    let kings = b.us & b.kings;
+    if first.walk | kings != 0 {
+        let mut sink = ChildSink::new(*b, out, counting == Counting::Unique);
+        walk_pieces::<R, S, _>(b, first.walk, kings, &mut sink);
+    }
+}
+
 /// Replaces `out` with the positions after each legal move of the side `S` to move on `b`, each
 /// seen from the opponent, counted as `counting` says.
 #[inline]
 pub(crate) fn children<R: Rules, S: Side>(b: &Board, counting: Counting, out: &mut Vec<Board>) {
     out.clear();
-    walk_captures::<R, S, _>(
-        b,
-        &mut ChildSink::new(*b, out, counting == Counting::Unique),
-    );
+    capture_children::<R, S>(b, counting, out);
     if out.is_empty() {
         quiet_children::<R, S>(b, |child| out.push(child));
     }
@@ -110,10 +168,7 @@ pub(crate) fn visit_children<R: Rules, S: Side>(
     mut visit: impl FnMut(Board),
 ) {
     buffer.clear();
-    walk_captures::<R, S, _>(
-        b,
-        &mut ChildSink::new(*b, buffer, counting == Counting::Unique),
-    );
+    capture_children::<R, S>(b, counting, buffer);
     if buffer.is_empty() {
         quiet_children::<R, S>(b, visit);
     } else {
