@@ -78,7 +78,7 @@ impl FirstJumps {
 
 /// The number of legal moves of the side `S` to move on `b`. `scratch` holds the positions of
 /// the sequences that must be walked one by one; it is cleared on each use.
-#[inline]
+#[inline(always)]
 pub(crate) fn count_leaf<R: Rules, S: Side>(
     b: &Board,
     counting: Counting,
@@ -91,15 +91,59 @@ pub(crate) fn count_leaf<R: Rules, S: Side>(
         each_man_capture_dir::<R, S>(|d| n += first.final_lands(d).count_ones() as u64);
     }
     if first.walk | kings != 0 {
-        scratch.clear();
-        let mut sink = ChildSink::new(*b, scratch, counting == Counting::Unique);
-        walk_pieces::<R, S, _>(b, first.walk, kings, &mut sink);
-        n += scratch.len() as u64;
+        n += count_walked::<R, S>(b, &first, counting, scratch);
     }
     if n != 0 {
         return n;
     }
     quiet_count::<R, S>(first.men, kings, first.empty)
+}
+
+/// The number of capture sequences of the men in `first.walk` and of the kings: the rare part
+/// of `count_leaf`, kept out of line so that the common part stays small enough to inline.
+#[inline(never)]
+fn count_walked<R: Rules, S: Side>(
+    b: &Board,
+    first: &FirstJumps,
+    counting: Counting,
+    scratch: &mut Vec<Board>,
+) -> u64 {
+    let mut n = 0;
+    let mut walk = first.walk;
+    if !R::MEN_CAPTURE_BACKWARDS && R::CROWNING_ENDS_CAPTURE {
+        each_man_capture_dir::<R, S>(|d| {
+            n += forward_paths::<S>(first.lands(d) & d.step(d.step(walk)), b.them, first.empty)
+        });
+        walk = 0;
+    }
+    let kings = b.us & b.kings;
+    if walk | kings != 0 {
+        scratch.clear();
+        let mut sink = ChildSink::new(*b, scratch, counting == Counting::Unique);
+        walk_pieces::<R, S, _>(b, walk, kings, &mut sink);
+        n += scratch.len() as u64;
+    }
+    n
+}
+
+/// The number of capture sequences that go on from the squares `at`, where men that have just
+/// jumped stand, one each, when men capture forwards only and a crowned man stops (english).
+/// Such a man's later jumps never come back to a square it left or a piece it took, so its tree
+/// is a walk on the board as it stands, and all the men are walked together a level at a time.
+/// Paths are moves here: each jump crosses two rows, so the captured set fixes the path.
+#[inline(never)]
+fn forward_paths<S: Side>(at: Bitboard, them: Bitboard, empty: Bitboard) -> u64 {
+    if at == 0 {
+        return 0;
+    }
+    let [d0, d1] = S::FORWARD;
+    let go = at & !S::CROWN;
+    let l0 = d0.step(d0.step(go) & them) & empty;
+    let l1 = d1.step(d1.step(go) & them) & empty;
+    let on = d0.step_back(d0.step_back(l0)) | d1.step_back(d1.step_back(l1));
+    (at & !on).count_ones() as u64
+        + forward_paths::<S>(l0, them, empty)
+        + forward_paths::<S>(l1, them, empty)
 }
 
 /// The number of quiet moves of `men` and `kings` onto `empty`.
