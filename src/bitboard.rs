@@ -13,7 +13,8 @@ use std::fmt;
 pub type Bitboard = u64;
 
 /// Every real square of the board.
-#[allow(clippy::unusual_byte_groupings)] // grouped by rows of the padded layout
+// Grouped by rows of eight squares, with the ghost bits between them as lone zeros.
+#[allow(clippy::unusual_byte_groupings)]
 pub const BOARD: Bitboard = 0b1111_1111_0_1111_1111_0_1111_1111_0_1111_1111;
 
 /// Squares 1-4 (rank 8): where White's men are crowned.
@@ -73,17 +74,21 @@ impl Iterator for BitIter {
     }
 }
 
-/// One of the four diagonal directions, as seen from White's side of the board.
+/// One of the four diagonal directions, as seen from White's side of the board. The
+/// discriminant is the left rotation that makes the step on a 64-bit word (`>> 5` is a rotation
+/// by 59 once the bits that wrap round are masked off), so a direction known only at run time
+/// still steps in one instruction, without a branch.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[repr(u32)]
 pub enum Dir {
     /// Towards rank 8 and the a-file: `>> 5`.
-    UpLeft,
+    UpLeft = 59,
     /// Towards rank 8 and the h-file: `>> 4`.
-    UpRight,
+    UpRight = 60,
     /// Towards rank 1 and the a-file: `<< 4`.
-    DownLeft,
+    DownLeft = 4,
     /// Towards rank 1 and the h-file: `<< 5`.
-    DownRight,
+    DownRight = 5,
 }
 
 impl Dir {
@@ -103,13 +108,77 @@ impl Dir {
     /// Moves every square of `bb` one step in this direction, dropping those that leave the board.
     #[inline(always)]
     pub fn shift(self, bb: Bitboard) -> Bitboard {
-        (match self {
-            Dir::UpLeft => bb >> 5,
-            Dir::UpRight => bb >> 4,
-            Dir::DownLeft => bb << 4,
-            Dir::DownRight => bb << 5,
-        }) & BOARD
+        self.step(bb) & BOARD
     }
+
+    /// `shift` without the final `BOARD` mask, for hot paths where the result is at once
+    /// intersected with a subset of the board (pieces or empty squares), which drops the ghost
+    /// bits and the bits that wrapped round just as well. Two steps in a row without a mask are
+    /// fine only where they retrace a real jump (the rotation is a bijection).
+    #[inline(always)]
+    pub fn step(self, bb: Bitboard) -> Bitboard {
+        bb.rotate_left(self as u32)
+    }
+
+    /// One unmasked step the other way: `self.opposite().step(bb)`.
+    #[inline(always)]
+    pub fn step_back(self, bb: Bitboard) -> Bitboard {
+        bb.rotate_right(self as u32)
+    }
+}
+
+/// The side to move as a type, so that the hot paths of move generation and perft are compiled
+/// once per colour and every step is a shift by a constant. `Other` is the opponent: a walk down
+/// the tree alternates between the two implementations.
+pub trait Side: Copy + Default + Send + Sync + 'static {
+    /// The colour this type stands for.
+    const COLOR: Color;
+    /// The directions in which this side's men move.
+    const FORWARD: [Dir; 2];
+    /// The row on which this side's men are crowned.
+    const CROWN: Bitboard;
+    /// The opponent.
+    type Other: Side;
+}
+
+/// White to move, as a type (see `Side`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct WhiteSide;
+
+/// Black to move, as a type (see `Side`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct BlackSide;
+
+impl Side for WhiteSide {
+    const COLOR: Color = Color::White;
+    const FORWARD: [Dir; 2] = Color::White.forward();
+    const CROWN: Bitboard = ROW_8;
+    type Other = BlackSide;
+}
+
+impl Side for BlackSide {
+    const COLOR: Color = Color::Black;
+    const FORWARD: [Dir; 2] = Color::Black.forward();
+    const CROWN: Bitboard = ROW_1;
+    type Other = WhiteSide;
+}
+
+/// Runs `$body` with `$s` bound to the `Side` type of the colour `$color`: where a run-time side
+/// to move becomes a compile-time one.
+#[macro_export]
+macro_rules! with_side {
+    ($color:expr, $s:ident => $body:expr) => {
+        match $color {
+            $crate::bitboard::Color::White => {
+                type $s = $crate::bitboard::WhiteSide;
+                $body
+            }
+            $crate::bitboard::Color::Black => {
+                type $s = $crate::bitboard::BlackSide;
+                $body
+            }
+        }
+    };
 }
 
 /// The two sides. White starts on squares 21-32 and its men move up, towards square 1.

@@ -1,14 +1,20 @@
-//! Legal move generation, written once and specialised per variant through `Rules`.
+//! Legal move generation, written once and specialised per variant through `Rules` and per side
+//! to move through `Side`.
 //!
-//! Captures are compulsory, so a position has either only captures or only quiet moves. Capture
-//! sequences follow the Turkish-strike rule in both variants: captured pieces stay on the board
-//! (blocking the path) until the move ends and cannot be jumped twice, while the square the moving
-//! piece left is empty from the first jump on. Generation knows nothing of search.
+//! Captures are compulsory, so a position has either only captures or only quiet moves. The
+//! capture tree is walked in `jumps`; `count` holds perft's fast paths, which count moves or build
+//! the next positions without making `Move` values. Generation knows nothing of search.
 
-use crate::bitboard::{BitIter, Bitboard, Color, Dir, Square};
-use crate::moves::{dedup_same_effect, Move, MAX_JUMPS};
+mod count;
+mod jumps;
+
+pub(crate) use count::{children, count_leaf, visit_children};
+
+use crate::bitboard::{self, BitIter, Bitboard, Dir, Side, Square};
+use crate::moves::Move;
 use crate::position::Position;
 use crate::variant::Rules;
+use jumps::{kings_can_capture, men_that_capture, walk_captures, MoveSink};
 
 /// Whether jump paths with the same effect count as one move (`Unique`, the default everywhere)
 /// or each path counts (`Paths`, the convention of some published perft tables).
@@ -21,6 +27,51 @@ pub enum Counting {
     Paths,
 }
 
+/// A position as the generator sees it: the pieces of the side to move, the opponent's and the
+/// kings of both. The side to move is a `Side` type parameter beside it, and there is no Zobrist
+/// key: perft walks these, and `Position::play` stays the one make that keeps a key.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Board {
+    /// Pieces of the side to move.
+    pub us: Bitboard,
+    /// Pieces of the opponent.
+    pub them: Bitboard,
+    /// Kings of both sides.
+    pub kings: Bitboard,
+}
+
+impl Board {
+    /// `pos` seen from its side to move.
+    #[inline(always)]
+    pub fn of(pos: &Position) -> Board {
+        let us = pos.side();
+        Board {
+            us: pos.pieces(us),
+            them: pos.pieces(us.opponent()),
+            kings: pos.kings(),
+        }
+    }
+
+    /// Every empty square.
+    #[inline(always)]
+    pub fn empty(&self) -> Bitboard {
+        bitboard::BOARD & !(self.us | self.them)
+    }
+
+    /// The position after the piece on `from` goes to `to` taking `captured`, seen from the
+    /// opponent, who moves next; `king` says whether the piece is a king when it arrives.
+    #[inline(always)]
+    pub fn after(&self, from: Bitboard, to: Bitboard, captured: Bitboard, king: bool) -> Board {
+        // `from == to` is possible (a king's capture loop), so clear before setting.
+        let kings = self.kings & !captured & !from;
+        Board {
+            us: self.them & !captured,
+            them: (self.us & !from) | to,
+            kings: if king { kings | to } else { kings },
+        }
+    }
+}
+
 /// Appends the legal moves of `pos` to `out` (which it clears first), one per distinct effect.
 pub fn legal_moves<R: Rules>(pos: &Position, out: &mut Vec<Move>) {
     generate::<R>(pos, out, Counting::Unique);
@@ -29,269 +80,73 @@ pub fn legal_moves<R: Rules>(pos: &Position, out: &mut Vec<Move>) {
 /// Replaces `out` with the legal moves of `pos`, counted as `counting` says.
 pub fn generate<R: Rules>(pos: &Position, out: &mut Vec<Move>, counting: Counting) {
     out.clear();
-    captures::<R>(pos, out, counting);
-    if out.is_empty() {
-        quiet_moves::<R>(pos, out);
-    }
+    let b = Board::of(pos);
+    crate::with_side!(pos.side(), S => {
+        walk_captures::<R, S, _>(&b, &mut MoveSink::new(out, counting == Counting::Unique));
+        if out.is_empty() {
+            quiet_moves::<R, S>(&b, out);
+        }
+    });
 }
 
 /// Replaces `out` with the captures of `pos` (empty when there are none).
 pub fn generate_captures<R: Rules>(pos: &Position, out: &mut Vec<Move>, counting: Counting) {
     out.clear();
-    captures::<R>(pos, out, counting);
+    let b = Board::of(pos);
+    let mut sink = MoveSink::new(out, counting == Counting::Unique);
+    crate::with_side!(pos.side(), S => walk_captures::<R, S, _>(&b, &mut sink));
 }
 
 /// Whether the side to move has a capture (and so must capture).
 #[inline]
 pub fn has_capture<R: Rules>(pos: &Position) -> bool {
-    let us = pos.side();
-    let them = pos.pieces(us.opponent());
-    let empty = pos.empty();
-    let men = pos.men(us);
-    let kings = pos.kings_of(us);
-    if R::MEN_CAPTURE_BACKWARDS {
-        for d in Dir::ALL {
-            if d.shift(d.shift(men) & them) & empty != 0 {
-                return true;
-            }
-        }
-    } else {
-        for d in us.forward() {
-            if d.shift(d.shift(men) & them) & empty != 0 {
-                return true;
-            }
-        }
-    }
-    if kings != 0 {
-        for d in Dir::ALL {
-            let victims = if R::FLYING_KINGS {
-                ray_hits(kings, d, empty) & them
-            } else {
-                d.shift(kings) & them
-            };
-            if d.shift(victims) & empty != 0 {
-                return true;
-            }
-        }
-    }
-    false
+    let b = Board::of(pos);
+    crate::with_side!(pos.side(), S => can_capture::<R, S>(&b))
 }
 
-/// The squares hit first by rays from every square of `from` in direction `d` over `empty`
-/// squares: the pieces a flying king would meet.
+/// Whether the side `S` to move on `b` has a capture.
 #[inline(always)]
-fn ray_hits(from: Bitboard, d: Dir, empty: Bitboard) -> Bitboard {
-    let mut hits = 0;
-    let mut front = d.shift(from);
-    while front != 0 {
-        hits |= front & !empty;
-        front = d.shift(front & empty);
-    }
-    hits
+pub(crate) fn can_capture<R: Rules, S: Side>(b: &Board) -> bool {
+    let empty = b.empty();
+    men_that_capture::<R, S>(b.us & !b.kings, b.them, empty) != 0
+        || (b.us & b.kings != 0 && kings_can_capture::<R>(b.us & b.kings, b.them, empty))
 }
 
-/// The number of legal moves, without building quiet moves: the leaf count of perft.
+/// The number of legal moves, without building them: the leaf count of perft. `_scratch` is
+/// kept for callers of earlier versions; the count needs no move list.
 #[inline]
-pub fn count_moves<R: Rules>(pos: &Position, counting: Counting, scratch: &mut Vec<Move>) -> u64 {
-    if has_capture::<R>(pos) {
-        generate_captures::<R>(pos, scratch, counting);
-        return scratch.len() as u64;
-    }
-    let us = pos.side();
-    let empty = pos.empty();
-    let men = pos.men(us);
-    let kings = pos.kings_of(us);
-    let mut n = 0;
-    for d in us.forward() {
-        n += (d.shift(men) & empty).count_ones();
-    }
-    if kings != 0 {
-        for d in Dir::ALL {
-            let mut front = d.shift(kings) & empty;
-            while front != 0 {
-                n += front.count_ones();
-                front = if R::FLYING_KINGS {
-                    d.shift(front) & empty
-                } else {
-                    0
-                };
-            }
-        }
-    }
-    n as u64
+pub fn count_moves<R: Rules>(pos: &Position, counting: Counting, _scratch: &mut Vec<Move>) -> u64 {
+    let b = Board::of(pos);
+    // Only multi-jump sequences need a buffer, and it grows on first use only.
+    let mut boards = Vec::new();
+    crate::with_side!(pos.side(), S => count_leaf::<R, S>(&b, counting, &mut boards))
 }
 
-fn quiet_moves<R: Rules>(pos: &Position, out: &mut Vec<Move>) {
-    let us = pos.side();
-    let empty = pos.empty();
-    let crown = us.crown_row();
-    let men = pos.men(us);
-    for d in us.forward() {
-        let back = d.opposite();
-        for to in BitIter(d.shift(men) & empty) {
+fn quiet_moves<R: Rules, S: Side>(b: &Board, out: &mut Vec<Move>) {
+    let empty = b.empty();
+    let men = b.us & !b.kings;
+    for d in S::FORWARD {
+        for to in BitIter(d.step(men) & empty) {
             out.push(Move::quiet(
-                Square::from_bit(back.shift(to)),
+                Square::from_bit(d.step_back(to)),
                 Square::from_bit(to),
-                to & crown != 0,
+                to & S::CROWN != 0,
             ));
         }
     }
-    for king in BitIter(pos.kings_of(us)) {
+    for king in BitIter(b.us & b.kings) {
         let from = Square::from_bit(king);
         for d in Dir::ALL {
-            let mut to = d.shift(king) & empty;
+            let mut to = d.step(king) & empty;
             while to != 0 {
                 out.push(Move::quiet(from, Square::from_bit(to), false));
                 if !R::FLYING_KINGS {
                     break;
                 }
-                to = d.shift(to) & empty;
+                to = d.step(to) & empty;
             }
         }
     }
-}
-
-/// The state of one capture search: what stays fixed while the jump tree of one piece is walked.
-struct Jumps<'a> {
-    /// Opponent pieces, captured or not (captured ones stay on the board until the move ends).
-    them: Bitboard,
-    /// Squares a piece may land on or pass over: empty at the start, plus the mover's origin.
-    empty: Bitboard,
-    /// The mover's crowning row.
-    crown: Bitboard,
-    color: Color,
-    from: Square,
-    landings: [Square; MAX_JUMPS],
-    out: &'a mut Vec<Move>,
-}
-
-impl Jumps<'_> {
-    #[inline(always)]
-    fn emit(&mut self, depth: usize, captured: Bitboard, promotion: bool) {
-        self.out.push(Move::capture(
-            self.from,
-            &self.landings[..depth],
-            captured,
-            promotion,
-        ));
-    }
-}
-
-fn captures<R: Rules>(pos: &Position, out: &mut Vec<Move>, counting: Counting) {
-    if !has_capture::<R>(pos) {
-        return;
-    }
-    let us = pos.side();
-    let occupied = pos.occupied();
-    let mut jumps = Jumps {
-        them: pos.pieces(us.opponent()),
-        empty: 0,
-        crown: us.crown_row(),
-        color: us,
-        from: Square::from_index(0),
-        landings: [Square::from_index(0); MAX_JUMPS],
-        out,
-    };
-    for man in BitIter(pos.men(us)) {
-        jumps.from = Square::from_bit(man);
-        jumps.empty = crate::bitboard::BOARD & !occupied | man;
-        man_jumps::<R>(&mut jumps, man, 0, 0);
-    }
-    for king in BitIter(pos.kings_of(us)) {
-        jumps.from = Square::from_bit(king);
-        jumps.empty = crate::bitboard::BOARD & !occupied | king;
-        king_jumps::<R>(&mut jumps, king, 0, 0, false);
-    }
-    if counting == Counting::Unique && jumps.out.len() > 1 {
-        dedup_same_effect(jumps.out);
-    }
-}
-
-/// Walks the jumps of a man standing on `at` after `depth` jumps that took `captured`; emits
-/// every finished sequence and returns whether any jump was possible from here.
-fn man_jumps<R: Rules>(j: &mut Jumps, at: Bitboard, captured: Bitboard, depth: usize) -> bool {
-    let forward = j.color.forward();
-    let dirs: &[Dir] = if R::MEN_CAPTURE_BACKWARDS {
-        &Dir::ALL
-    } else {
-        &forward
-    };
-    let mut found = false;
-    for &d in dirs {
-        let victim = d.shift(at) & j.them & !captured;
-        let land = d.shift(victim) & j.empty;
-        if land == 0 {
-            continue;
-        }
-        found = true;
-        let taken = captured | victim;
-        j.landings[depth] = Square::from_bit(land);
-        if land & j.crown != 0 {
-            // Crowned on the way: english ends the move here, russian goes on as a king.
-            if R::CROWNING_ENDS_CAPTURE || !king_jumps::<R>(j, land, taken, depth + 1, true) {
-                j.emit(depth + 1, taken, true);
-            }
-        } else if !man_jumps::<R>(j, land, taken, depth + 1) {
-            j.emit(depth + 1, taken, false);
-        }
-    }
-    found
-}
-
-/// Walks the jumps of a king (or a man just crowned, `promotion`) on `at`; emits finished
-/// sequences and returns whether any jump was possible from here.
-fn king_jumps<R: Rules>(
-    j: &mut Jumps,
-    at: Bitboard,
-    captured: Bitboard,
-    depth: usize,
-    promotion: bool,
-) -> bool {
-    let mut found = false;
-    for d in Dir::ALL {
-        let mut victim = d.shift(at);
-        if R::FLYING_KINGS {
-            while victim & j.empty != 0 {
-                victim = d.shift(victim);
-            }
-        }
-        victim &= j.them & !captured;
-        let mut land = d.shift(victim) & j.empty;
-        if land == 0 {
-            continue;
-        }
-        found = true;
-        let taken = captured | victim;
-        if !R::FLYING_KINGS {
-            j.landings[depth] = Square::from_bit(land);
-            if !king_jumps::<R>(j, land, taken, depth + 1, promotion) {
-                j.emit(depth + 1, taken, promotion);
-            }
-            continue;
-        }
-        // A flying king may stop on any empty square beyond the victim, but where some of those
-        // squares let the capture go on it must stop on one of them (RULES.md, russian).
-        let mut stops: [Bitboard; 8] = [0; 8];
-        let mut n_stops = 0;
-        let mut continued = false;
-        while land != 0 {
-            j.landings[depth] = Square::from_bit(land);
-            if king_jumps::<R>(j, land, taken, depth + 1, promotion) {
-                continued = true;
-            } else {
-                stops[n_stops] = land;
-                n_stops += 1;
-            }
-            land = d.shift(land) & j.empty;
-        }
-        if !continued {
-            for &stop in &stops[..n_stops] {
-                j.landings[depth] = Square::from_bit(stop);
-                j.emit(depth + 1, taken, promotion);
-            }
-        }
-    }
-    found
 }
 
 impl crate::variant::Variant {

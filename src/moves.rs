@@ -112,10 +112,16 @@ impl Move {
 /// Removes moves that have the same effect as an earlier one, keeping the first path of each.
 /// Lists are short, so a quadratic pass beats hashing.
 pub fn dedup_same_effect(moves: &mut Vec<Move>) {
-    let mut kept = 0;
-    for i in 0..moves.len() {
+    dedup_same_effect_from(moves, 0);
+}
+
+/// `dedup_same_effect` on the moves from index `start` on, leaving the earlier ones alone: the
+/// generator dedups each piece's sequences apart, since moves of different pieces always differ.
+pub(crate) fn dedup_same_effect_from(moves: &mut Vec<Move>, start: usize) {
+    let mut kept = start;
+    for i in start..moves.len() {
         let m = moves[i];
-        if !moves[..kept].iter().any(|k| k.same_effect(&m)) {
+        if !moves[start..kept].iter().any(|k| k.same_effect(&m)) {
             moves[kept] = m;
             kept += 1;
         }

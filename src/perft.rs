@@ -1,7 +1,8 @@
 //! Perft: counting the leaves of the legal move tree, the standard proof of a move generator.
 //! Bulk counting at the last ply; the root moves are shared out over rayon's threads.
 
-use crate::movegen::{self, count_moves, Counting};
+use crate::bitboard::Side;
+use crate::movegen::{children, count_leaf, visit_children, Board, Counting};
 use crate::moves::Move;
 use crate::position::Position;
 use crate::variant::{Rules, Variant};
@@ -40,10 +41,12 @@ pub fn perft_parallel(variant: Variant, pos: &Position, depth: u32, counting: Co
         .sum()
 }
 
-/// A depth-first walk that owns one move buffer per ply, so no allocation happens in the loop.
+/// A depth-first walk over generator `Board`s (no `Move`s, no Zobrist keys) that owns one
+/// buffer of next positions per ply, so no allocation happens in the loop. The side to move is a
+/// type parameter that alternates down the tree.
 struct Walker<R: Rules> {
     counting: Counting,
-    buffers: Vec<Vec<Move>>,
+    buffers: Vec<Vec<Board>>,
     _rules: std::marker::PhantomData<R>,
 }
 
@@ -60,26 +63,40 @@ impl<R: Rules> Walker<R> {
         while self.buffers.len() <= depth as usize {
             self.buffers.push(Vec::with_capacity(64));
         }
-        self.walk(pos, depth)
+        let b = Board::of(pos);
+        crate::with_side!(pos.side(), S => self.walk::<S>(&b, depth))
     }
 
-    fn walk(&mut self, pos: &Position, depth: u32) -> u64 {
-        let ply = depth as usize;
-        if depth == 0 {
-            return 1;
-        }
-        let mut moves = std::mem::take(&mut self.buffers[ply]);
-        let n = if depth == 1 {
-            count_moves::<R>(pos, self.counting, &mut moves)
-        } else {
-            movegen::generate::<R>(pos, &mut moves, self.counting);
-            let mut sum = 0;
-            for m in &moves {
-                sum += self.walk(&pos.play(m), depth - 1);
+    fn walk<S: Side>(&mut self, b: &Board, depth: u32) -> u64 {
+        match depth {
+            0 => 1,
+            // Buffer 0 is the leaf count's scratch.
+            1 => count_leaf::<R, S>(b, self.counting, &mut self.buffers[0]),
+            2 => self.frontier::<S>(b),
+            _ => {
+                let ply = depth as usize;
+                let mut next = std::mem::take(&mut self.buffers[ply]);
+                children::<R, S>(b, self.counting, &mut next);
+                let mut sum = 0;
+                for child in &next {
+                    sum += self.walk::<S::Other>(child, depth - 1);
+                }
+                self.buffers[ply] = next;
+                sum
             }
-            sum
-        };
-        self.buffers[ply] = moves;
-        n
+        }
+    }
+
+    /// Two plies from the leaves, where most of the time goes: the leaf count runs inline on
+    /// each next position, and quiet moves are never stored.
+    fn frontier<S: Side>(&mut self, b: &Board) -> u64 {
+        let (scratch, rest) = self.buffers.split_at_mut(1);
+        let (scratch, buffer) = (&mut scratch[0], &mut rest[1]);
+        let counting = self.counting;
+        let mut sum = 0;
+        visit_children::<R, S>(b, counting, buffer, |child| {
+            sum += count_leaf::<R, S::Other>(&child, counting, scratch);
+        });
+        sum
     }
 }

@@ -1,0 +1,329 @@
+//! Perft's fast paths: counting the legal moves of a position without building them, and building
+//! the positions after each move without `Move` values or Zobrist keys. Both rest on the same
+//! capture walker as the public generator, so the rules are still decided in one place; the tests
+//! below check them against `generate` and `Position::play`.
+
+use super::jumps::{each_man_capture_dir, walk_pieces, ChildSink};
+use super::{Board, Counting};
+use crate::bitboard::{BitIter, Bitboard, Dir, Side};
+use crate::variant::Rules;
+
+/// Men's first jumps, found in bulk: one shift per direction finds every man's landing square.
+/// Most captures are single jumps; only the men in `walk`, which can jump again (found in bulk
+/// too) or are crowned on the way in russian, need their trees walked one by one.
+struct FirstJumps {
+    empty: Bitboard,
+    men: Bitboard,
+    them: Bitboard,
+    /// Whether some man can jump.
+    any: bool,
+    /// The men whose trees must be walked.
+    walk: Bitboard,
+}
+
+impl FirstJumps {
+    #[inline(always)]
+    fn new<R: Rules, S: Side>(b: &Board) -> FirstJumps {
+        let empty = b.empty();
+        let men = b.us & !b.kings;
+        let mut j = FirstJumps {
+            empty,
+            men,
+            them: b.them,
+            any: false,
+            walk: 0,
+        };
+        let mut any = 0;
+        each_man_capture_dir::<R, S>(|d| any |= j.lands(d));
+        if any != 0 {
+            j.any = true;
+            // Where a man that has just jumped in direction `d` could jump again: in any
+            // direction but back (over the piece just taken), so over any opponent piece onto
+            // an empty square (its origin lies back there). Exact but for the crowning rule: a
+            // man crowned on the way stops (english) or goes on as a king (russian, walked).
+            let mut walk = 0;
+            each_man_capture_dir::<R, S>(|d| {
+                let mut again = if R::CROWNING_ENDS_CAPTURE {
+                    0
+                } else {
+                    S::CROWN
+                };
+                each_man_capture_dir::<R, S>(|d2| {
+                    if d2 != d.opposite() {
+                        again |= d2.step_back(d2.step_back(empty) & b.them);
+                    }
+                });
+                if R::CROWNING_ENDS_CAPTURE {
+                    again &= !S::CROWN;
+                }
+                walk |= d.step_back(d.step_back(j.lands(d) & again));
+            });
+            j.walk = walk;
+        }
+        j
+    }
+
+    /// Every man's landing square after a first jump in direction `d`.
+    #[inline(always)]
+    fn lands(&self, d: Dir) -> Bitboard {
+        d.step(d.step(self.men) & self.them) & self.empty
+    }
+
+    /// The landings in direction `d` that end a move: those of the men not walked.
+    #[inline(always)]
+    fn final_lands(&self, d: Dir) -> Bitboard {
+        self.lands(d) & !d.step(d.step(self.walk))
+    }
+}
+
+/// The number of legal moves of the side `S` to move on `b`. `scratch` holds the positions of
+/// the sequences that must be walked one by one; it is cleared on each use.
+#[inline(always)]
+pub(crate) fn count_leaf<R: Rules, S: Side>(
+    b: &Board,
+    counting: Counting,
+    scratch: &mut Vec<Board>,
+) -> u64 {
+    let first = FirstJumps::new::<R, S>(b);
+    let kings = b.us & b.kings;
+    let mut n = 0;
+    if first.any {
+        each_man_capture_dir::<R, S>(|d| n += first.final_lands(d).count_ones() as u64);
+    }
+    if first.walk | kings != 0 {
+        n += count_walked::<R, S>(b, &first, counting, scratch);
+    }
+    if n != 0 {
+        return n;
+    }
+    quiet_count::<R, S>(first.men, kings, first.empty)
+}
+
+/// The number of capture sequences of the men in `first.walk` and of the kings: the rare part
+/// of `count_leaf`, kept out of line so that the common part stays small enough to inline.
+#[inline(never)]
+fn count_walked<R: Rules, S: Side>(
+    b: &Board,
+    first: &FirstJumps,
+    counting: Counting,
+    scratch: &mut Vec<Board>,
+) -> u64 {
+    let mut n = 0;
+    let mut walk = first.walk;
+    if !R::MEN_CAPTURE_BACKWARDS && R::CROWNING_ENDS_CAPTURE {
+        each_man_capture_dir::<R, S>(|d| {
+            n += forward_paths::<S>(first.lands(d) & d.step(d.step(walk)), b.them, first.empty)
+        });
+        walk = 0;
+    }
+    let kings = b.us & b.kings;
+    if walk | kings != 0 {
+        scratch.clear();
+        let mut sink = ChildSink::new(*b, scratch, counting == Counting::Unique);
+        walk_pieces::<R, S, _>(b, walk, kings, &mut sink);
+        n += scratch.len() as u64;
+    }
+    n
+}
+
+/// The number of capture sequences that go on from the squares `at`, where men that have just
+/// jumped stand, one each, when men capture forwards only and a crowned man stops (english).
+/// Such a man's later jumps never come back to a square it left or a piece it took, so its tree
+/// is a walk on the board as it stands, and all the men are walked together a level at a time.
+/// Paths are moves here: each jump crosses two rows, so the captured set fixes the path.
+#[inline(never)]
+fn forward_paths<S: Side>(at: Bitboard, them: Bitboard, empty: Bitboard) -> u64 {
+    if at == 0 {
+        return 0;
+    }
+    let [d0, d1] = S::FORWARD;
+    let go = at & !S::CROWN;
+    let l0 = d0.step(d0.step(go) & them) & empty;
+    let l1 = d1.step(d1.step(go) & them) & empty;
+    let on = d0.step_back(d0.step_back(l0)) | d1.step_back(d1.step_back(l1));
+    (at & !on).count_ones() as u64
+        + forward_paths::<S>(l0, them, empty)
+        + forward_paths::<S>(l1, them, empty)
+}
+
+/// The number of quiet moves of `men` and `kings` onto `empty`.
+#[inline(always)]
+fn quiet_count<R: Rules, S: Side>(men: Bitboard, kings: Bitboard, empty: Bitboard) -> u64 {
+    let mut n = 0;
+    for d in S::FORWARD {
+        n += (d.step(men) & empty).count_ones();
+    }
+    if kings != 0 {
+        for d in Dir::ALL {
+            let mut front = d.step(kings) & empty;
+            while front != 0 {
+                n += front.count_ones();
+                front = if R::FLYING_KINGS {
+                    d.step(front) & empty
+                } else {
+                    0
+                };
+            }
+        }
+    }
+    n as u64
+}
+
+/// Pushes onto `out` the positions after each capture of the side `S` to move on `b`, each seen
+/// from the opponent: single jumps straight from the bulk landings, the rest through the walker.
+#[inline(always)]
+fn capture_children<R: Rules, S: Side>(b: &Board, counting: Counting, out: &mut Vec<Board>) {
+    let first = FirstJumps::new::<R, S>(b);
+    if first.any {
+        each_man_capture_dir::<R, S>(|d| {
+            for to in BitIter(first.final_lands(d)) {
+                let victim = d.step_back(to);
+                // A man crowned here is a walked one in russian, so this is english's stop.
+                out.push(b.after(d.step_back(victim), to, victim, to & S::CROWN != 0));
+            }
+        });
+    }
+    let kings = b.us & b.kings;
+    if first.walk | kings != 0 {
+        let mut sink = ChildSink::new(*b, out, counting == Counting::Unique);
+        walk_pieces::<R, S, _>(b, first.walk, kings, &mut sink);
+    }
+}
+
+/// Replaces `out` with the positions after each legal move of the side `S` to move on `b`, each
+/// seen from the opponent, counted as `counting` says.
+#[inline]
+pub(crate) fn children<R: Rules, S: Side>(b: &Board, counting: Counting, out: &mut Vec<Board>) {
+    out.clear();
+    capture_children::<R, S>(b, counting, out);
+    if out.is_empty() {
+        quiet_children::<R, S>(b, |child| out.push(child));
+    }
+}
+
+/// Calls `visit` with the position after each legal move of the side `S` to move on `b`. Quiet
+/// moves go straight to `visit`; captures are collected in `buffer` first (duplicate paths are
+/// only known once a piece's sequences are all found).
+#[inline(always)]
+pub(crate) fn visit_children<R: Rules, S: Side>(
+    b: &Board,
+    counting: Counting,
+    buffer: &mut Vec<Board>,
+    mut visit: impl FnMut(Board),
+) {
+    buffer.clear();
+    capture_children::<R, S>(b, counting, buffer);
+    if buffer.is_empty() {
+        quiet_children::<R, S>(b, visit);
+    } else {
+        for &child in buffer.iter() {
+            visit(child);
+        }
+    }
+}
+
+/// Calls `visit` with the position after each quiet move of the side `S` to move on `b`.
+#[inline(always)]
+fn quiet_children<R: Rules, S: Side>(b: &Board, mut visit: impl FnMut(Board)) {
+    let empty = b.empty();
+    for d in S::FORWARD {
+        for to in BitIter(d.step(b.us & !b.kings) & empty) {
+            visit(b.after(d.step_back(to), to, 0, to & S::CROWN != 0));
+        }
+    }
+    for king in BitIter(b.us & b.kings) {
+        for d in Dir::ALL {
+            let mut to = d.step(king) & empty;
+            while to != 0 {
+                visit(b.after(king, to, 0, true));
+                to = if R::FLYING_KINGS {
+                    d.step(to) & empty
+                } else {
+                    0
+                };
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::movegen::generate;
+    use crate::notation::fen::parse_fen;
+    use crate::position::Position;
+    use crate::variant::{English, Russian, Variant};
+
+    /// A small deterministic generator (xorshift64*), so the test needs no dependency.
+    struct Rng(u64);
+
+    impl Rng {
+        fn below(&mut self, n: usize) -> usize {
+            self.0 ^= self.0 >> 12;
+            self.0 ^= self.0 << 25;
+            self.0 ^= self.0 >> 27;
+            (self.0.wrapping_mul(0x2545_F491_4F6C_DD1D) >> 33) as usize % n
+        }
+    }
+
+    /// Checks `count_leaf` and `children` against `generate` and `Position::play` on `pos`, in
+    /// both conventions.
+    fn check<R: Rules>(pos: &Position) {
+        let b = Board::of(pos);
+        let mut moves = Vec::new();
+        let mut boards = Vec::new();
+        for counting in [Counting::Unique, Counting::Paths] {
+            generate::<R>(pos, &mut moves, counting);
+            let n =
+                crate::with_side!(pos.side(), S => count_leaf::<R, S>(&b, counting, &mut boards));
+            assert_eq!(n, moves.len() as u64, "count {counting:?} {pos:?}");
+            crate::with_side!(pos.side(), S => children::<R, S>(&b, counting, &mut boards));
+            let mut expected: Vec<Board> = moves.iter().map(|m| Board::of(&pos.play(m))).collect();
+            let key = |x: &Board| (x.us, x.them, x.kings);
+            expected.sort_by_key(key);
+            boards.sort_by_key(key);
+            assert_eq!(boards, expected, "children {counting:?} {pos:?}");
+        }
+    }
+
+    /// Plays random games from `fen` and checks every position met.
+    fn random_games<R: Rules>(fen: &str, games: usize, seed: u64) {
+        let mut rng = Rng(seed);
+        let start = parse_fen(fen).unwrap();
+        let mut moves = Vec::new();
+        for _ in 0..games {
+            let mut pos = start;
+            for _ in 0..200 {
+                check::<R>(&pos);
+                generate::<R>(&pos, &mut moves, Counting::Paths);
+                if moves.is_empty() {
+                    break;
+                }
+                pos = pos.play(&moves[rng.below(moves.len())]);
+            }
+        }
+    }
+
+    #[test]
+    fn fast_paths_match_the_generator_in_random_games() {
+        random_games::<English>(Variant::English.start_fen(), 300, 1);
+        random_games::<Russian>(Variant::Russian.start_fen(), 300, 2);
+    }
+
+    #[test]
+    fn fast_paths_match_the_generator_with_kings() {
+        // Crowded boards with kings of both sides, where multi-jumps and duplicate paths abound.
+        let fens = [
+            "B:W17,18,24,25,26,27,28,29,32:B1,2,3,4,6,7,8,9,10,12,K30",
+            "W:WK14,K23,25,27,31:B6,7,10,K19,K26",
+            "W:WK15,K28:BK6,11,22,24",
+            "W:WK24,K32:B8,16,17,18,19,28",
+            "B:W14,15,22,23,24,25,27,28,29,30,31,32:B1,2,3,4,5,7,8,9,10,11,12",
+            "W:WK1,K10,K21,K32,14,19:BK4,K29,K17,9,11,22,23",
+        ];
+        for (i, fen) in fens.iter().enumerate() {
+            random_games::<English>(fen, 40, 10 + i as u64);
+            random_games::<Russian>(fen, 40, 20 + i as u64);
+        }
+    }
+}

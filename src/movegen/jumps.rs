@@ -1,0 +1,371 @@
+//! The capture walker: the jump tree of each piece, written once over the `Rules` and the side to
+//! move, reporting each finished sequence to a `Sink`. One sink builds `Move`s for the public
+//! generator, another builds the next positions for perft; both share every rule decision here.
+//!
+//! Sequences follow the Turkish-strike rule in both variants: captured pieces stay on the board
+//! (blocking the path) until the move ends and cannot be jumped twice, while the square the moving
+//! piece left is empty from the first jump on.
+
+use super::Board;
+use crate::bitboard::{BitIter, Bitboard, Dir, Side, Square};
+use crate::moves::{dedup_same_effect_from, Move, MAX_JUMPS};
+use crate::variant::Rules;
+
+/// Receives the capture sequences of one piece after another.
+pub(crate) trait Sink {
+    /// Whether `leaf` reads the landing squares; recording them costs a little on every jump.
+    const NEEDS_PATH: bool;
+    /// The walk of the piece on `from` (a king if `king`) starts.
+    fn begin_piece(&mut self, from: Bitboard, king: bool);
+    /// A finished sequence of the current piece: `landings` (empty unless `NEEDS_PATH`), the end
+    /// square `to`, the pieces taken and whether a man was crowned.
+    fn leaf(&mut self, landings: &[Square], to: Bitboard, captured: Bitboard, promotion: bool);
+    /// The walk of the current piece is over; `multi` says whether some sequence made more than
+    /// one jump. Only then can two paths have the same effect, and only paths of the same piece.
+    fn end_piece(&mut self, multi: bool);
+}
+
+/// Calls `f` with each direction in which men capture, unrolled so that every step inside `f`
+/// is by a constant.
+#[inline(always)]
+pub(crate) fn each_man_capture_dir<R: Rules, S: Side>(mut f: impl FnMut(Dir)) {
+    if R::MEN_CAPTURE_BACKWARDS {
+        f(Dir::UpLeft);
+        f(Dir::UpRight);
+        f(Dir::DownLeft);
+        f(Dir::DownRight);
+    } else {
+        f(S::FORWARD[0]);
+        f(S::FORWARD[1]);
+    }
+}
+
+/// The men of `men` that can make a first jump over `them` onto `empty`.
+#[inline(always)]
+pub(crate) fn men_that_capture<R: Rules, S: Side>(
+    men: Bitboard,
+    them: Bitboard,
+    empty: Bitboard,
+) -> Bitboard {
+    let mut from = 0;
+    each_man_capture_dir::<R, S>(|d| from |= d.step_back(d.step_back(empty) & them));
+    from & men
+}
+
+/// Whether one of `kings` can capture over `them` onto `empty`.
+#[inline(always)]
+pub(crate) fn kings_can_capture<R: Rules>(
+    kings: Bitboard,
+    them: Bitboard,
+    empty: Bitboard,
+) -> bool {
+    for d in Dir::ALL {
+        let victims = if R::FLYING_KINGS {
+            ray_hits(kings, d, empty) & them
+        } else {
+            d.step(kings) & them
+        };
+        if d.step(victims) & empty != 0 {
+            return true;
+        }
+    }
+    false
+}
+
+/// The squares hit first by rays from every square of `from` in direction `d` over `empty`
+/// squares: the pieces a flying king would meet.
+#[inline(always)]
+fn ray_hits(from: Bitboard, d: Dir, empty: Bitboard) -> Bitboard {
+    let mut hits = 0;
+    let mut front = d.shift(from);
+    while front != 0 {
+        hits |= front & !empty;
+        front = d.shift(front & empty);
+    }
+    hits
+}
+
+/// Walks the captures of the men in `men` and the kings in `kings` (pieces of the side `S` to
+/// move on `b`), men first, lowest square first. Men that cannot jump at all may be left out of
+/// `men` by the caller; kings are tried one by one.
+pub(crate) fn walk_pieces<R: Rules, S: Side, K: Sink>(
+    b: &Board,
+    men: Bitboard,
+    kings: Bitboard,
+    sink: &mut K,
+) {
+    let empty = b.empty();
+    let mut j = Jumps {
+        them: b.them,
+        empty,
+        landings: [Square::from_index(0); MAX_JUMPS],
+        multi: false,
+        sink,
+    };
+    for man in BitIter(men) {
+        j.start(man, empty, false);
+        man_jumps::<R, S, K>(&mut j, man, 0, 0);
+        j.sink.end_piece(j.multi);
+    }
+    for king in BitIter(kings) {
+        j.start(king, empty, true);
+        king_jumps::<R, K>(&mut j, king, 0, 0, false);
+        j.sink.end_piece(j.multi);
+    }
+}
+
+/// Walks every capture of the side `S` to move on `b`.
+#[inline]
+pub(crate) fn walk_captures<R: Rules, S: Side, K: Sink>(b: &Board, sink: &mut K) {
+    let men = men_that_capture::<R, S>(b.us & !b.kings, b.them, b.empty());
+    let kings = b.us & b.kings;
+    if men | kings != 0 {
+        walk_pieces::<R, S, K>(b, men, kings, sink);
+    }
+}
+
+/// The state of the walk of one piece's jump tree.
+struct Jumps<'a, K> {
+    /// Opponent pieces, captured or not (captured ones stay on the board until the move ends).
+    them: Bitboard,
+    /// Squares a piece may land on or pass over: empty at the start, plus the mover's origin.
+    empty: Bitboard,
+    landings: [Square; MAX_JUMPS],
+    /// Whether a sequence of two or more jumps has been reported for this piece.
+    multi: bool,
+    sink: &'a mut K,
+}
+
+impl<K: Sink> Jumps<'_, K> {
+    #[inline(always)]
+    fn start(&mut self, piece: Bitboard, empty: Bitboard, king: bool) {
+        self.empty = empty | piece;
+        self.multi = false;
+        self.sink.begin_piece(piece, king);
+    }
+
+    #[inline(always)]
+    fn land(&mut self, depth: usize, at: Bitboard) {
+        if K::NEEDS_PATH {
+            self.landings[depth] = Square::from_bit(at);
+        }
+    }
+
+    #[inline(always)]
+    fn emit(&mut self, depth: usize, to: Bitboard, captured: Bitboard, promotion: bool) {
+        self.multi |= depth > 1;
+        let path = if K::NEEDS_PATH {
+            &self.landings[..depth]
+        } else {
+            &[]
+        };
+        self.sink.leaf(path, to, captured, promotion);
+    }
+}
+
+/// Walks the jumps of a man standing on `at` after `depth` jumps that took `captured`; emits
+/// every finished sequence and returns whether any jump was possible from here.
+fn man_jumps<R: Rules, S: Side, K: Sink>(
+    j: &mut Jumps<K>,
+    at: Bitboard,
+    captured: Bitboard,
+    depth: usize,
+) -> bool {
+    // Spelled out rather than looped so that each direction's steps are by constants (a closure
+    // here would not be inlined, since it recurses).
+    if R::MEN_CAPTURE_BACKWARDS {
+        man_jump::<R, S, K>(j, at, captured, depth, Dir::UpLeft)
+            | man_jump::<R, S, K>(j, at, captured, depth, Dir::UpRight)
+            | man_jump::<R, S, K>(j, at, captured, depth, Dir::DownLeft)
+            | man_jump::<R, S, K>(j, at, captured, depth, Dir::DownRight)
+    } else {
+        man_jump::<R, S, K>(j, at, captured, depth, S::FORWARD[0])
+            | man_jump::<R, S, K>(j, at, captured, depth, S::FORWARD[1])
+    }
+}
+
+/// The jump of a man on `at` in direction `d`, if there is one, and the sequences that follow.
+#[inline(always)]
+fn man_jump<R: Rules, S: Side, K: Sink>(
+    j: &mut Jumps<K>,
+    at: Bitboard,
+    captured: Bitboard,
+    depth: usize,
+    d: Dir,
+) -> bool {
+    let victim = d.step(at) & j.them & !captured;
+    let land = d.step(victim) & j.empty;
+    if land == 0 {
+        return false;
+    }
+    let taken = captured | victim;
+    j.land(depth, land);
+    if land & S::CROWN != 0 {
+        // Crowned on the way: english ends the move here, russian goes on as a king.
+        if R::CROWNING_ENDS_CAPTURE || !king_jumps::<R, K>(j, land, taken, depth + 1, true) {
+            j.emit(depth + 1, land, taken, true);
+        }
+    } else if men_that_capture::<R, S>(land, j.them & !taken, j.empty) != 0 {
+        // Tested first because most sequences end here, and the test is cheaper than a call.
+        man_jumps::<R, S, K>(j, land, taken, depth + 1);
+    } else {
+        j.emit(depth + 1, land, taken, false);
+    }
+    true
+}
+
+/// Walks the jumps of a king (or a man just crowned, `promotion`) on `at`; emits finished
+/// sequences and returns whether any jump was possible from here.
+fn king_jumps<R: Rules, K: Sink>(
+    j: &mut Jumps<K>,
+    at: Bitboard,
+    captured: Bitboard,
+    depth: usize,
+    promotion: bool,
+) -> bool {
+    let mut found = false;
+    for d in Dir::ALL {
+        let mut victim = d.step(at);
+        if R::FLYING_KINGS {
+            while victim & j.empty != 0 {
+                victim = d.step(victim);
+            }
+        }
+        victim &= j.them & !captured;
+        let mut land = d.step(victim) & j.empty;
+        if land == 0 {
+            continue;
+        }
+        found = true;
+        let taken = captured | victim;
+        if !R::FLYING_KINGS {
+            j.land(depth, land);
+            if !king_jumps::<R, K>(j, land, taken, depth + 1, promotion) {
+                j.emit(depth + 1, land, taken, promotion);
+            }
+            continue;
+        }
+        // A flying king may stop on any empty square beyond the victim, but where some of those
+        // squares let the capture go on it must stop on one of them (RULES.md, russian).
+        let mut stops: [Bitboard; 8] = [0; 8];
+        let mut n_stops = 0;
+        let mut continued = false;
+        while land != 0 {
+            j.land(depth, land);
+            if king_jumps::<R, K>(j, land, taken, depth + 1, promotion) {
+                continued = true;
+            } else {
+                stops[n_stops] = land;
+                n_stops += 1;
+            }
+            land = d.step(land) & j.empty;
+        }
+        if !continued {
+            for &stop in &stops[..n_stops] {
+                j.land(depth, stop);
+                j.emit(depth + 1, stop, taken, promotion);
+            }
+        }
+    }
+    found
+}
+
+/// Builds `Move`s, keeping one path per effect when counting `Unique`.
+pub(crate) struct MoveSink<'a> {
+    pub out: &'a mut Vec<Move>,
+    pub unique: bool,
+    from: Square,
+    start: usize,
+}
+
+impl<'a> MoveSink<'a> {
+    pub fn new(out: &'a mut Vec<Move>, unique: bool) -> Self {
+        MoveSink {
+            out,
+            unique,
+            from: Square::from_index(0),
+            start: 0,
+        }
+    }
+}
+
+impl Sink for MoveSink<'_> {
+    const NEEDS_PATH: bool = true;
+
+    #[inline(always)]
+    fn begin_piece(&mut self, from: Bitboard, _king: bool) {
+        self.from = Square::from_bit(from);
+        self.start = self.out.len();
+    }
+
+    #[inline(always)]
+    fn leaf(&mut self, landings: &[Square], _to: Bitboard, captured: Bitboard, promotion: bool) {
+        self.out
+            .push(Move::capture(self.from, landings, captured, promotion));
+    }
+
+    #[inline(always)]
+    fn end_piece(&mut self, multi: bool) {
+        if self.unique && multi {
+            dedup_same_effect_from(self.out, self.start);
+        }
+    }
+}
+
+/// Builds the positions after each capture, seen from the opponent, keeping one per effect when
+/// counting `Unique`. Within one piece's sequences equal positions mean equal effects.
+pub(crate) struct ChildSink<'a> {
+    board: Board,
+    out: &'a mut Vec<Board>,
+    unique: bool,
+    from: Bitboard,
+    king: bool,
+    start: usize,
+}
+
+impl<'a> ChildSink<'a> {
+    pub fn new(board: Board, out: &'a mut Vec<Board>, unique: bool) -> Self {
+        ChildSink {
+            board,
+            out,
+            unique,
+            from: 0,
+            king: false,
+            start: 0,
+        }
+    }
+}
+
+impl Sink for ChildSink<'_> {
+    const NEEDS_PATH: bool = false;
+
+    #[inline(always)]
+    fn begin_piece(&mut self, from: Bitboard, king: bool) {
+        self.from = from;
+        self.king = king;
+        self.start = self.out.len();
+    }
+
+    #[inline(always)]
+    fn leaf(&mut self, _landings: &[Square], to: Bitboard, captured: Bitboard, promotion: bool) {
+        self.out.push(
+            self.board
+                .after(self.from, to, captured, self.king || promotion),
+        );
+    }
+
+    #[inline(always)]
+    fn end_piece(&mut self, multi: bool) {
+        if self.unique && multi {
+            let mut kept = self.start;
+            for i in self.start..self.out.len() {
+                let b = self.out[i];
+                if !self.out[self.start..kept].contains(&b) {
+                    self.out[kept] = b;
+                    kept += 1;
+                }
+            }
+            self.out.truncate(kept);
+        }
+    }
+}
