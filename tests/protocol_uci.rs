@@ -318,3 +318,34 @@ fn end_of_input_quits_cleanly_and_stderr_stays_silent() {
     e.expect_prefix("bestmove");
     e.finish();
 }
+
+#[test]
+fn piped_commands_get_the_whole_finite_search_before_eof_ends_the_session() {
+    // `printf 'position startpos\ngo depth 7\n' | crownhead` is how scripts use the engine: the
+    // end of input must not cut the search short.
+    let bin = env!("CARGO_BIN_EXE_crownhead");
+    let mut child = std::process::Command::new(bin)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .expect("start crownhead");
+    {
+        use std::io::Write;
+        let mut stdin = child.stdin.take().expect("stdin");
+        stdin
+            .write_all(b"uci\nposition startpos\ngo depth 7\n")
+            .expect("write");
+    }
+    let out = child.wait_with_output().expect("output");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.lines().any(|l| l.starts_with("info depth 7 ")),
+        "{text}"
+    );
+    assert!(
+        text.lines()
+            .last()
+            .is_some_and(|l| l.starts_with("bestmove ")),
+        "{text}"
+    );
+}

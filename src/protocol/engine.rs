@@ -32,6 +32,9 @@ pub type Reporter = Box<dyn FnMut(Report) + Send>;
 
 struct Job {
     control: Arc<SearchControl>,
+    /// Whether the search ends by itself (not `infinite`); a ponder search ends by itself only
+    /// after its ponderhit.
+    ends_by_itself: bool,
     finished: Arc<AtomicBool>,
     handle: JoinHandle<()>,
 }
@@ -140,6 +143,7 @@ impl Engine {
             return Ok(());
         }
         let control = Arc::new(SearchControl::new(ponder));
+        let ends_by_itself = !limits.infinite;
         let finished = Arc::new(AtomicBool::new(false));
         let searcher = Arc::clone(&self.searcher);
         let (c, f) = (Arc::clone(&control), Arc::clone(&finished));
@@ -151,6 +155,7 @@ impl Engine {
             })?;
         self.job = Some(Job {
             control,
+            ends_by_itself,
             finished,
             handle,
         });
@@ -176,6 +181,19 @@ impl Engine {
         if let Some(job) = self.job.take() {
             let _ = job.handle.join();
         }
+    }
+
+    /// At the end of input: a search that ends by itself (`go depth 12` piped in by a script)
+    /// is allowed to finish and report its move; an infinite or pondering one is stopped.
+    pub fn finish_input(&mut self) {
+        let runs_on = self
+            .job
+            .as_ref()
+            .is_some_and(|j| j.ends_by_itself && !j.control.pondering());
+        if runs_on {
+            self.wait();
+        }
+        self.shutdown();
     }
 
     /// Stops any search and waits for it a little; a search that does not stop in time dies with

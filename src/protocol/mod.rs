@@ -255,6 +255,7 @@ pub fn run(input: &mut dyn BufRead, out: Out, dialect: Option<DialectKind>) {
         DialectKind::Hub => Dialect::Hub(hub::Hub::new()),
     });
     // A read error on stdin ends the session like end of input.
+    let mut quit = false;
     while let Ok(Some(line)) = read_line(input) {
         log::trace!("<< {line:?}");
         if matches!(&line, Ok(l) if l.trim().is_empty()) {
@@ -270,14 +271,21 @@ pub fn run(input: &mut dyn BufRead, out: Out, dialect: Option<DialectKind>) {
         };
         match result {
             Ok(Flow::Continue) => {}
-            Ok(Flow::Quit) => break,
+            Ok(Flow::Quit) => {
+                quit = true;
+                break;
+            }
             Err(e) => {
                 log::debug!("error: {e}");
                 out.line(&dialect.error_line(&e));
             }
         }
     }
-    engine.shutdown();
+    if quit {
+        engine.shutdown();
+    } else {
+        engine.finish_input();
+    }
 }
 
 /// Runs the loop on stdin and stdout.
