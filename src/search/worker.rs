@@ -166,10 +166,26 @@ impl<'a, R: Rules> Worker<'a, R> {
         let mut best = -INF;
         let mut best_move: Option<Move> = None;
         self.keys.push(pos.key());
+        // Children with depth left probe the table: their buckets are fetched one move ahead,
+        // while the move before them is searched (picking early changes nothing: the scores are
+        // fixed for the node), since a probe right after its prefetch still waits on memory.
+        let prefetch = depth >= 2;
+        let mut ahead: Option<(Move, Position)> = None;
         for i in 0..moves.len() {
-            let mv = pick(&mut moves, &mut scores, i);
-            let child = pos.play(&mv);
-            self.shared.tt.prefetch(child.key());
+            let (mv, child) = ahead.take().unwrap_or_else(|| {
+                let mv = pick(&mut moves, &mut scores, i);
+                let child = pos.play(&mv);
+                if prefetch {
+                    self.shared.tt.prefetch(child.key());
+                }
+                (mv, child)
+            });
+            if prefetch && i + 1 < moves.len() {
+                let next = pick(&mut moves, &mut scores, i + 1);
+                let next_child = pos.play(&next);
+                self.shared.tt.prefetch(next_child.key());
+                ahead = Some((next, next_child));
+            }
             let child_counters = counters.after(pos, &mv, &child);
             let score = self.search_child(
                 &child,
