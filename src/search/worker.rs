@@ -170,21 +170,26 @@ impl<'a, R: Rules> Worker<'a, R> {
         // while the move before them is searched (picking early changes nothing: the scores are
         // fixed for the node), since a probe right after its prefetch still waits on memory.
         let prefetch = depth >= 2;
-        let mut ahead: Option<(Move, Position)> = None;
-        for i in 0..moves.len() {
-            let (mv, child) = ahead.take().unwrap_or_else(|| {
-                let mv = pick(&mut moves, &mut scores, i);
-                let child = pos.play(&mv);
-                if prefetch {
-                    self.shared.tt.prefetch(child.key());
-                }
-                (mv, child)
-            });
-            if prefetch && i + 1 < moves.len() {
-                let next = pick(&mut moves, &mut scores, i + 1);
-                let next_child = pos.play(&next);
+        let n = moves.len();
+        let mut mv = pick(&mut moves, &mut scores, 0);
+        let mut child = pos.play(&mv);
+        if prefetch {
+            self.shared.tt.prefetch(child.key());
+        }
+        let mut ahead = false;
+        let (mut next, mut next_child) = (mv, child);
+        for i in 0..n {
+            if ahead {
+                (mv, child) = (next, next_child);
+            } else if i > 0 {
+                mv = pick(&mut moves, &mut scores, i);
+                child = pos.play(&mv);
+            }
+            ahead = prefetch && i + 1 < n;
+            if ahead {
+                next = pick(&mut moves, &mut scores, i + 1);
+                next_child = pos.play(&next);
                 self.shared.tt.prefetch(next_child.key());
-                ahead = Some((next, next_child));
             }
             let child_counters = counters.after(pos, &mv, &child);
             let score = self.search_child(
