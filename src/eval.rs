@@ -151,45 +151,65 @@ const ROWS: [Bitboard; 8] = [
     row_mask(7),
 ];
 
-/// One side's pieces seen as White (moving up), with the enemy's.
-struct Side {
-    men: Bitboard,
-    kings: Bitboard,
-    opp_men: Bitboard,
-    opp_kings: Bitboard,
+/// Squares by rank counted from each side's own back rank: `OWN_RANK[color][0]` is that side's
+/// back rank. Black's are White's turned round, so no board needs flipping during evaluation.
+const OWN_RANK: [[Bitboard; 8]; 2] = [
+    [
+        ROWS[7], ROWS[6], ROWS[5], ROWS[4], ROWS[3], ROWS[2], ROWS[1], ROWS[0],
+    ],
+    ROWS,
+];
+
+/// Each side's back-rank squares in the order of `Weights::back_guard` (a1, c1, e1, g1 seen from
+/// that side).
+const BACK_RANK_OF: [[Bitboard; 4]; 2] = [
+    BACK_RANK,
+    [
+        square_set(&[4]),
+        square_set(&[3]),
+        square_set(&[2]),
+        square_set(&[1]),
+    ],
+];
+
+/// The forward cone of a man of `color` on bit `bit`: every square it could walk to, and its own.
+const fn cone(color: usize, bit: u32) -> Bitboard {
+    let mut cone = 1u64 << bit;
+    let mut front = cone;
+    while front != 0 {
+        front = if color == 0 {
+            ((front >> 5) | (front >> 4)) & BOARD
+        } else {
+            ((front << 5) | (front << 4)) & BOARD
+        };
+        cone |= front;
+    }
+    cone
 }
 
-impl Side {
-    fn of(pos: &Position, color: Color) -> Side {
-        let (men, kings, opp_men, opp_kings) = (
-            pos.men(color),
-            pos.kings_of(color),
-            pos.men(color.opponent()),
-            pos.kings_of(color.opponent()),
-        );
-        match color {
-            Color::White => Side {
-                men,
-                kings,
-                opp_men,
-                opp_kings,
-            },
-            Color::Black => Side {
-                men: bitboard::flip(men),
-                kings: bitboard::flip(kings),
-                opp_men: bitboard::flip(opp_men),
-                opp_kings: bitboard::flip(opp_kings),
-            },
+const fn cones() -> [[Bitboard; 64]; 2] {
+    let mut t = [[0; 64]; 2];
+    let mut c = 0;
+    while c < 2 {
+        let mut b = 0;
+        while b < 35 {
+            if BOARD & (1u64 << b) != 0 {
+                t[c][b as usize] = cone(c, b);
+            }
+            b += 1;
         }
+        c += 1;
     }
+    t
+}
 
-    fn material(&self, w: &Weights) -> i32 {
-        self.men.count_ones() as i32 * w.man + self.kings.count_ones() as i32 * w.king
-    }
+/// `CONES[color][bit]`: the forward cone of a man, for the runaway test.
+static CONES: [[Bitboard; 64]; 2] = cones();
 
-    fn opp_material(&self, w: &Weights) -> i32 {
-        self.opp_men.count_ones() as i32 * w.man + self.opp_kings.count_ones() as i32 * w.king
-    }
+/// The material of one side.
+#[inline(always)]
+fn material(w: &Weights, men: Bitboard, kings: Bitboard) -> i32 {
+    men.count_ones() as i32 * w.man + kings.count_ones() as i32 * w.king
 }
 
 /// The squares a king on `king` can move to over `empty`.
@@ -217,35 +237,49 @@ fn distance(a: Square, b: Square) -> i32 {
         .max((a.file() as i32 - b.file() as i32).abs())
 }
 
-/// Adds one side's terms (seen as White) to `t`, with `sign` +1 or -1.
-fn side_terms<R: Rules>(w: &Weights, s: &Side, pieces: u32, t: &mut [i32; TERMS], sign: i32) {
-    let own = s.men | s.kings;
-    let opp = s.opp_men | s.opp_kings;
-    let empty = BOARD & !(own | opp);
-    let n_kings = s.kings.count_ones() as i32;
+/// Adds the terms of `color`'s pieces to `t`, with `sign` +1 or -1. Every mask is the one seen
+/// from `color`'s side, so both sides are scored by the same rules (the symmetry test checks it).
+#[inline(always)]
+fn side_terms<R: Rules>(
+    w: &Weights,
+    pos: &Position,
+    color: Color,
+    pieces: u32,
+    t: &mut [i32; TERMS],
+    sign: i32,
+) {
+    let c = color.index();
+    let (men, kings) = (pos.men(color), pos.kings_of(color));
+    let (opp_men, opp_kings) = (pos.men(color.opponent()), pos.kings_of(color.opponent()));
+    let opp = opp_men | opp_kings;
+    let empty = pos.empty();
+    let n_kings = kings.count_ones() as i32;
+    let ranks = &OWN_RANK[c];
+    let [fwd_a, fwd_b] = color.forward();
+    let own_material = material(w, men, kings);
+    let opp_material = material(w, opp_men, opp_kings);
     let mut v = [0i32; TERMS];
 
-    v[0] = s.material(w);
+    v[0] = own_material;
     v[1] = n_kings * w.king_endgame * (24 - pieces.min(24) as i32) / 22;
-    // Rows count from the top: row 7 is the back rank (rank 1).
-    for (row, mask) in ROWS.iter().enumerate() {
-        v[2] += (s.men & mask).count_ones() as i32 * w.man_rank[7 - row];
+    for (mask, &weight) in ranks.iter().zip(&w.man_rank) {
+        v[2] += (men & mask).count_ones() as i32 * weight;
     }
-    if s.opp_men != 0 {
-        for (sq, &weight) in BACK_RANK.iter().zip(&w.back_guard) {
-            if s.men & sq != 0 {
+    if opp_men != 0 {
+        for (sq, &weight) in BACK_RANK_OF[c].iter().zip(&w.back_guard) {
+            if men & sq != 0 {
                 v[3] += weight;
             }
         }
     }
-    v[4] = (s.men & CENTRE).count_ones() as i32 * w.centre_man
-        + (s.kings & CENTRE).count_ones() as i32 * w.centre_king
-        + (s.men & EDGES).count_ones() as i32 * w.edge_man
-        + (s.kings & EDGES).count_ones() as i32 * w.edge_king;
-    let man_steps = (Dir::UpLeft.shift(s.men) & empty).count_ones()
-        + (Dir::UpRight.shift(s.men) & empty).count_ones();
+    v[4] = (men & CENTRE).count_ones() as i32 * w.centre_man
+        + (kings & CENTRE).count_ones() as i32 * w.centre_king
+        + (men & EDGES).count_ones() as i32 * w.edge_man
+        + (kings & EDGES).count_ones() as i32 * w.edge_king;
+    let man_steps =
+        (fwd_a.shift(men) & empty).count_ones() + (fwd_b.shift(men) & empty).count_ones();
     v[5] = man_steps as i32 * w.mobility_man;
-    for king in BitIter(s.kings) {
+    for king in BitIter(kings) {
         let moves = king_moves::<R>(king, empty).count_ones() as i32;
         v[5] += moves * w.mobility_king;
         if moves == 0 {
@@ -253,39 +287,38 @@ fn side_terms<R: Rules>(w: &Weights, s: &Side, pieces: u32, t: &mut [i32; TERMS]
         }
     }
     // A runaway man: no enemy piece in its forward cone and no enemy king to come back.
-    if s.opp_kings == 0 {
-        for man in BitIter(s.men & (ROWS[1] | ROWS[2] | ROWS[3])) {
-            let mut cone = man;
-            let mut front = man;
-            while front != 0 {
-                front = Dir::UpLeft.shift(front) | Dir::UpRight.shift(front);
-                cone |= front;
-            }
-            if cone & opp == 0 {
-                let to_go = Square::from_bit(man).row() as i32;
+    if opp_kings == 0 {
+        for man in BitIter(men & (ranks[4] | ranks[5] | ranks[6])) {
+            if CONES[c][man.trailing_zeros() as usize] & opp == 0 {
+                // Rows still to go: 1 from the rank before the crowning rank.
+                let to_go = if man & ranks[6] != 0 {
+                    1
+                } else if man & ranks[5] != 0 {
+                    2
+                } else {
+                    3
+                };
                 v[6] += w.runaway - w.runaway_per_rank * to_go;
             }
         }
     }
-    let crown_free =
-        (Dir::UpLeft.shift(s.men & ROWS[1]) | Dir::UpRight.shift(s.men & ROWS[1])) & empty;
+    let crown_free = (fwd_a.shift(men & ranks[6]) | fwd_b.shift(men & ranks[6])) & empty;
     v[7] = crown_free.count_ones() as i32 * w.breakthrough;
-    let behind = s.material(w) < s.opp_material(w);
-    if behind {
-        v[9] = (s.kings & DOUBLE_CORNERS).count_ones() as i32 * w.double_corner;
+    if own_material < opp_material {
+        v[9] = (kings & DOUBLE_CORNERS).count_ones() as i32 * w.double_corner;
     }
-    if s.kings & MAIN_ROAD != 0 {
+    if kings & MAIN_ROAD != 0 {
         v[10] = w.main_road
-            + if s.opp_kings & MAIN_ROAD == 0 {
+            + if opp_kings & MAIN_ROAD == 0 {
                 w.main_road_alone
             } else {
                 0
             };
     }
     // The hunt: the side ahead against bare kings brings its kings close to them.
-    if s.opp_men == 0 && s.opp_kings != 0 && s.material(w) > s.opp_material(w) {
-        for king in squares_of(s.kings) {
-            let nearest = squares_of(s.opp_kings)
+    if opp_men == 0 && opp_kings != 0 && own_material > opp_material {
+        for king in bitboard::squares(kings) {
+            let nearest = bitboard::squares(opp_kings)
                 .map(|e| distance(king, e))
                 .min()
                 .unwrap_or(0);
@@ -295,10 +328,6 @@ fn side_terms<R: Rules>(w: &Weights, s: &Side, pieces: u32, t: &mut [i32; TERMS]
     for (acc, x) in t.iter_mut().zip(v) {
         *acc += sign * x;
     }
-}
-
-fn squares_of(bb: Bitboard) -> impl Iterator<Item = Square> {
-    bitboard::squares(bb)
 }
 
 /// Material too thin for either side to force a win: scored as a draw when no capture is
@@ -326,8 +355,8 @@ fn white_terms<R: Rules>(pos: &Position) -> [i32; TERMS] {
     let w = &WEIGHTS[R::VARIANT as usize];
     let mut t = [0; TERMS];
     let pieces = pos.piece_count();
-    side_terms::<R>(w, &Side::of(pos, Color::White), pieces, &mut t, 1);
-    side_terms::<R>(w, &Side::of(pos, Color::Black), pieces, &mut t, -1);
+    side_terms::<R>(w, pos, Color::White, pieces, &mut t, 1);
+    side_terms::<R>(w, pos, Color::Black, pieces, &mut t, -1);
     // Trading down when ahead: the lead counts for more with fewer pieces left.
     t[11] = t[0] * w.exchange / (pieces as i32 + 4);
     t

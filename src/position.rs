@@ -146,7 +146,7 @@ impl Position {
     }
 
     /// The position after `mv`, which must be legal here.
-    #[inline]
+    #[inline(always)]
     pub fn play(&self, mv: &Move) -> Position {
         let us = self.side.index();
         let them = 1 - us;

@@ -84,6 +84,9 @@ impl<R: Rules> Worker<'_, R> {
             completed = lines[..multipv].to_vec();
             completed_depth = depth as u32;
             let Some(report) = report.as_deref_mut() else {
+                if depth == setup.max_depth {
+                    self.finish_first(&completed, completed_depth);
+                }
                 continue;
             };
             for (i, line) in completed.iter_mut().enumerate() {
@@ -95,7 +98,34 @@ impl<R: Rules> Worker<'_, R> {
                 break;
             }
         }
+        if let Some(report) = report {
+            if let Some((lines, depth)) = self.helper_result(completed_depth) {
+                completed = lines;
+                completed_depth = depth;
+                for (i, line) in completed.iter_mut().enumerate() {
+                    line.pv = verified::<R>(root, &line.pv);
+                    report(&self.info(depth, i + 1, line));
+                }
+            }
+        }
         (completed, completed_depth)
+    }
+
+    /// A helper that completed the last depth publishes its lines and stops every thread.
+    fn finish_first(&self, lines: &[Line], depth: u32) {
+        let mut finished = self.shared.finished.lock().expect("finished lock");
+        if finished.is_none() {
+            *finished = Some((lines.to_vec(), depth));
+            self.shared
+                .stop
+                .store(true, std::sync::atomic::Ordering::Relaxed);
+        }
+    }
+
+    /// The lines of a helper that completed a deeper iteration than `depth`, if one did.
+    fn helper_result(&self, depth: u32) -> Option<(Vec<Line>, u32)> {
+        let finished = self.shared.finished.lock().expect("finished lock");
+        finished.as_ref().filter(|f| f.1 > depth).cloned()
     }
 
     /// Whether the main thread ends the search after a completed iteration.

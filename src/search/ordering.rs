@@ -57,8 +57,11 @@ impl Ordering {
     ) {
         scores.clear();
         let side = pos.side();
+        // The code's square bits first: most moves differ there, and they cost no multiply.
+        let hash_squares = hash_move & 0x7FF;
         for mv in moves {
-            let s = if hash_move != 0 && move_code(mv) == hash_move {
+            let squares = 1 | (mv.from().index() as u16) << 1 | (mv.to().index() as u16) << 6;
+            let s = if hash_move != 0 && squares == hash_squares && move_code(mv) == hash_move {
                 HASH_MOVE
             } else if mv.is_capture() {
                 // Kings are worth about three men in both variants' material terms here.
@@ -113,17 +116,22 @@ impl Ordering {
     }
 }
 
-/// Swaps the best-scored move from `i` on into place `i` and returns it.
+/// Swaps the best-scored move from `i` on into place `i` and returns it (the first of equals).
 #[inline]
 pub(crate) fn pick(moves: &mut [Move], scores: &mut [i32], i: usize) -> Move {
+    debug_assert!(i < moves.len() && moves.len() == scores.len());
     let mut best = i;
-    for j in i + 1..moves.len() {
-        if scores[j] > scores[best] {
+    let mut best_score = scores[i];
+    for (j, &s) in scores.iter().enumerate().skip(i + 1) {
+        if s > best_score {
+            best_score = s;
             best = j;
         }
     }
-    moves.swap(i, best);
-    scores.swap(i, best);
+    if best != i {
+        moves.swap(i, best);
+        scores.swap(i, best);
+    }
     moves[i]
 }
 

@@ -1,7 +1,9 @@
 //! Lazy SMP: every thread runs its own iterative deepening on the same root and they share only
 //! the transposition table (and a stop flag). Helper threads start one ply deeper on every other
 //! thread so that they fill the table ahead of the main thread, which alone keeps time, reports
-//! and chooses the move. Threads are scoped (`std::thread::scope`): they end with the search.
+//! and chooses the move. A helper that completes the last depth first ends the search, and the
+//! main thread answers with its lines: with a depth limit, the time to that depth is the fastest
+//! thread's. Threads are scoped (`std::thread::scope`): they end with the search.
 
 use super::iterate::{Line, RootSetup};
 use super::time::TimeManager;
@@ -31,6 +33,9 @@ pub(crate) struct Shared<'a> {
     node_limit: u64,
     /// The clock; only the main thread (id 0) uses it, so the lock is never contended.
     pub(crate) time: Mutex<TimeManager>,
+    /// The lines and depth of a helper that completed the last iteration first; it then stops
+    /// the search, and the main thread answers with them. Written at most once per search.
+    pub(crate) finished: Mutex<Option<(Vec<Line>, u32)>>,
 }
 
 impl Shared<'_> {
@@ -94,6 +99,7 @@ pub(crate) fn run<R: Rules>(
         nodes: (0..threads).map(|_| AtomicU64::new(0)).collect(),
         node_limit,
         time: Mutex::new(time),
+        finished: Mutex::new(None),
     };
     let history = &game.positions()[..game.positions().len() - 1];
     let window = game.counters().quiet_plies as usize;

@@ -166,10 +166,31 @@ impl<'a, R: Rules> Worker<'a, R> {
         let mut best = -INF;
         let mut best_move: Option<Move> = None;
         self.keys.push(pos.key());
-        for i in 0..moves.len() {
-            let mv = pick(&mut moves, &mut scores, i);
-            let child = pos.play(&mv);
+        // Children with depth left probe the table: their buckets are fetched one move ahead,
+        // while the move before them is searched (picking early changes nothing: the scores are
+        // fixed for the node), since a probe right after its prefetch still waits on memory.
+        let prefetch = depth >= 2;
+        let n = moves.len();
+        let mut mv = pick(&mut moves, &mut scores, 0);
+        let mut child = pos.play(&mv);
+        if prefetch {
             self.shared.tt.prefetch(child.key());
+        }
+        let mut ahead = false;
+        let (mut next, mut next_child) = (mv, child);
+        for i in 0..n {
+            if ahead {
+                (mv, child) = (next, next_child);
+            } else if i > 0 {
+                mv = pick(&mut moves, &mut scores, i);
+                child = pos.play(&mv);
+            }
+            ahead = prefetch && i + 1 < n;
+            if ahead {
+                next = pick(&mut moves, &mut scores, i + 1);
+                next_child = pos.play(&next);
+                self.shared.tt.prefetch(next_child.key());
+            }
             let child_counters = counters.after(pos, &mv, &child);
             let score = self.search_child(
                 &child,
