@@ -80,7 +80,8 @@ impl Words {
         std::alloc::Layout::from_size_align(bytes, HUGE_PAGE).expect("table layout")
     }
 
-    fn new(len: usize) -> Words {
+    /// Zeroed words, or `None` when the memory cannot be had.
+    fn try_new(len: usize) -> Option<Words> {
         let layout = Words::layout(len.max(1));
         // SAFETY: the layout has a non-zero size; a null result is handled; the memory is
         // advised before its first touch (so that the kernel can back it with huge pages), then
@@ -88,14 +89,14 @@ impl Words {
         unsafe {
             let raw = std::alloc::alloc(layout);
             if raw.is_null() {
-                std::alloc::handle_alloc_error(layout);
+                return None;
             }
             advise_huge_pages(raw, layout.size());
             std::ptr::write_bytes(raw, 0, layout.size());
-            Words {
+            Some(Words {
                 ptr: std::ptr::NonNull::new_unchecked(raw as *mut AtomicU64),
                 len,
-            }
+            })
         }
     }
 }
@@ -157,15 +158,28 @@ pub struct TransTable {
 }
 
 impl TransTable {
-    /// A table of about `mb` MiB (at least one bucket).
+    /// A table of about `mb` MiB (at least one bucket); where that much memory cannot be had,
+    /// the largest smaller power-of-two size that can.
     pub fn new(mb: usize) -> TransTable {
-        let buckets = (mb.max(1) * 1024 * 1024 / (WORDS_PER_BUCKET * 8)).max(1);
-        let words = Words::new(buckets * WORDS_PER_BUCKET);
-        TransTable {
+        let mut size = mb.max(1);
+        loop {
+            match TransTable::try_new(size) {
+                Some(tt) => return tt,
+                None if size > 1 => size = (size / 2).next_power_of_two().min(size - 1).max(1),
+                None => std::alloc::handle_alloc_error(Words::layout(WORDS_PER_BUCKET)),
+            }
+        }
+    }
+
+    /// A table of about `mb` MiB, or `None` when the memory cannot be allocated.
+    pub fn try_new(mb: usize) -> Option<TransTable> {
+        let buckets = (mb.max(1).checked_mul(1024 * 1024)? / (WORDS_PER_BUCKET * 8)).max(1);
+        let words = Words::try_new(buckets.checked_mul(WORDS_PER_BUCKET)?)?;
+        Some(TransTable {
             words,
             buckets,
             generation: 0,
-        }
+        })
     }
 
     /// Forgets every entry (a new game).

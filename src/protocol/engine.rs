@@ -97,11 +97,16 @@ impl Engine {
     pub fn set_option(&mut self, spec: &OptionSpec, value: Value) -> Result<(), ProtocolError> {
         self.refuse_if_searching("setoption")?;
         self.wait();
+        let before = self.settings.clone();
         match (spec.apply)(&mut self.settings, value) {
             Effect::None => {}
             Effect::Search => {
                 let options = self.settings.search.clone();
-                self.searcher().set_options(options);
+                let result = self.searcher().set_options(options);
+                if let Err(e) = result {
+                    self.settings = before;
+                    return Err(ProtocolError::Resource(e.to_string()));
+                }
             }
             Effect::Variant => {
                 self.game = Game::start(self.settings.variant);

@@ -70,6 +70,8 @@ pub enum ProtocolError {
     LineTooLong(usize),
     /// Quoting or other syntax is broken.
     Syntax(String),
+    /// The machine cannot provide what was asked (memory for the hash table).
+    Resource(String),
 }
 
 impl fmt::Display for ProtocolError {
@@ -101,6 +103,7 @@ impl fmt::Display for ProtocolError {
                 write!(f, "line too long ({n} bytes, at most {MAX_LINE})")
             }
             ProtocolError::Syntax(s) => write!(f, "syntax: {}", clip(s)),
+            ProtocolError::Resource(s) => f.write_str(s),
         }
     }
 }

@@ -124,6 +124,22 @@ impl SearchControl {
     }
 }
 
+/// The memory for a transposition table of this many MiB could not be allocated.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct HashAllocError(pub usize);
+
+impl std::fmt::Display for HashAllocError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "cannot allocate a {} MiB hash table; the old one is kept",
+            self.0
+        )
+    }
+}
+
+impl std::error::Error for HashAllocError {}
+
 /// The engine's thinking: owns the transposition table; the worker threads live only during a
 /// search.
 pub struct Searcher {
@@ -138,12 +154,15 @@ impl Searcher {
         Searcher { options, tt }
     }
 
-    /// Changes options (resizing the hash table, changing the thread count).
-    pub fn set_options(&mut self, options: SearchOptions) {
+    /// Changes options (resizing the hash table, changing the thread count). When the memory
+    /// for a new hash size cannot be allocated, nothing changes and the error says so.
+    pub fn set_options(&mut self, options: SearchOptions) -> Result<(), HashAllocError> {
         if options.hash_mb != self.options.hash_mb {
-            self.tt = TransTable::new(options.hash_mb);
+            self.tt =
+                TransTable::try_new(options.hash_mb).ok_or(HashAllocError(options.hash_mb))?;
         }
         self.options = options;
+        Ok(())
     }
 
     /// The current options.
