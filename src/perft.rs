@@ -73,6 +73,19 @@ impl<R: Rules> Walker<R> {
             // Buffer 0 is the leaf count's scratch.
             1 => count_leaf::<R, S>(b, self.counting, &mut self.buffers[0]),
             2 => self.frontier::<S>(b),
+            3 => {
+                // The frontier's caller, with its buffers borrowed once for all the children.
+                let mut next = std::mem::take(&mut self.buffers[3]);
+                children::<R, S>(b, self.counting, &mut next);
+                let (scratch, rest) = self.buffers.split_at_mut(1);
+                let (scratch, buffer) = (&mut scratch[0], &mut rest[1]);
+                let mut sum = 0;
+                for child in &next {
+                    sum += count_two_plies::<R, S::Other>(child, self.counting, buffer, scratch);
+                }
+                self.buffers[3] = next;
+                sum
+            }
             _ => {
                 let ply = depth as usize;
                 let mut next = std::mem::take(&mut self.buffers[ply]);

@@ -164,9 +164,15 @@ fn forward_paths<S: Side>(at: Bitboard, them: Bitboard, empty: Bitboard) -> u64 
     let l0 = d0.step(d0.step(go) & them) & empty;
     let l1 = d1.step(d1.step(go) & them) & empty;
     let on = d0.step_back(d0.step_back(l0)) | d1.step_back(d1.step_back(l1));
-    (at & !on).count_ones() as u64
-        + forward_paths::<S>(l0, them, empty)
-        + forward_paths::<S>(l1, them, empty)
+    let mut n = (at & !on).count_ones() as u64;
+    // Most trees end a level or two down: a call only where some man goes on.
+    if l0 != 0 {
+        n += forward_paths::<S>(l0, them, empty);
+    }
+    if l1 != 0 {
+        n += forward_paths::<S>(l1, them, empty);
+    }
+    n
 }
 
 /// The number of quiet moves of `men` and `kings` onto `empty`.

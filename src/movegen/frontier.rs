@@ -88,10 +88,12 @@ fn quiet_bulk<R: Rules, S: Side>(b: &Board, counting: Counting, scratch: &mut Ve
     let mut land_from = 0;
     let mut lands = [0; 4];
     let mut threats = 0;
-    each_dir(|i, e| {
-        if their_kings != 0 {
+    if their_kings != 0 {
+        for e in Dir::ALL {
             quiet += (e.step(their_kings) & empty).count_ones();
         }
+    }
+    each_dir(|i, e| {
         let cap = their_kings
             | if man_captures::<R, S::Other>(e) {
                 their_men
