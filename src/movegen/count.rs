@@ -115,11 +115,19 @@ fn forward_men_count<S: Side>(b: &Board) -> u64 {
         return ((d0.step(b.us) & empty).count_ones() + (d1.step(b.us) & empty).count_ones())
             as u64;
     }
-    let go = (l0 | l1) & !S::CROWN;
-    if d0.step(d0.step(go) & b.them) & empty | d1.step(d1.step(go) & b.them) & empty == 0 {
+    if !jumps_again::<S>(l0 | l1, b.them, empty) {
         return (l0.count_ones() + l1.count_ones()) as u64;
     }
     forward_paths::<S>(l0, b.them, empty) + forward_paths::<S>(l1, b.them, empty)
+}
+
+/// Whether a man that captures forwards only and stops when crowned (english), standing on one
+/// of `lands` after a jump, can jump again over `them` onto `empty`.
+#[inline(always)]
+pub(super) fn jumps_again<S: Side>(lands: Bitboard, them: Bitboard, empty: Bitboard) -> bool {
+    let [d0, d1] = S::FORWARD;
+    let go = lands & !S::CROWN;
+    d0.step(d0.step(go) & them) & empty | d1.step(d1.step(go) & them) & empty != 0
 }
 
 /// The number of capture sequences of the men in `first.walk` and of the kings: the rare part

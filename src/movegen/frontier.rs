@@ -8,7 +8,7 @@
 //! opponent has a capture after a move is decided in bulk too (see `quiet_bulk`); those rare
 //! positions, and every position where flying kings stand, are built and counted one by one.
 
-use super::count::{capture_children, count_leaf, quiet_children};
+use super::count::{capture_children, count_leaf, jumps_again, quiet_children};
 use super::{Board, Counting};
 use crate::bitboard::{BitIter, Bitboard, Dir, Side};
 use crate::variant::Rules;
@@ -23,6 +23,31 @@ pub(crate) fn count_two_plies<R: Rules, S: Side>(
     buffer: &mut Vec<Board>,
     scratch: &mut Vec<Board>,
 ) -> u64 {
+    if !R::MEN_CAPTURE_BACKWARDS
+        && R::CROWNING_ENDS_CAPTURE
+        && !R::FLYING_KINGS
+        && b.us & b.kings == 0
+    {
+        // Men only, capturing forwards (english): single jumps straight from the bulk landings.
+        let empty = b.empty();
+        let [d0, d1] = S::FORWARD;
+        let l0 = d0.step(d0.step(b.us) & b.them) & empty;
+        let l1 = d1.step(d1.step(b.us) & b.them) & empty;
+        if l0 | l1 == 0 {
+            return quiet_bulk::<R, S>(b, counting, scratch);
+        }
+        if !jumps_again::<S>(l0 | l1, b.them, empty) {
+            let mut sum = 0;
+            for (d, lands) in [(d0, l0), (d1, l1)] {
+                for to in BitIter(lands) {
+                    let victim = d.step_back(to);
+                    let child = b.after(d.step_back(victim), to, victim, to & S::CROWN != 0);
+                    sum += count_leaf::<R, S::Other>(&child, counting, scratch);
+                }
+            }
+            return sum;
+        }
+    }
     buffer.clear();
     capture_children::<R, S>(b, counting, buffer);
     let mut sum = 0;
