@@ -115,10 +115,23 @@ fn forward_men_count<S: Side>(b: &Board) -> u64 {
         return ((d0.step(b.us) & empty).count_ones() + (d1.step(b.us) & empty).count_ones())
             as u64;
     }
-    if !jumps_again::<S>(l0 | l1, b.them, empty) {
+    forward_jumps::<S>(l0, l1, b.them, empty)
+}
+
+/// The number of capture sequences of men of the side `S` that capture forwards only and stop
+/// when crowned (english), given their first landings `l0` and `l1` in the two forward
+/// directions, over `them` onto `empty`.
+#[inline(always)]
+pub(super) fn forward_jumps<S: Side>(
+    l0: Bitboard,
+    l1: Bitboard,
+    them: Bitboard,
+    empty: Bitboard,
+) -> u64 {
+    if !jumps_again::<S>(l0 | l1, them, empty) {
         return (l0.count_ones() + l1.count_ones()) as u64;
     }
-    forward_paths::<S>(l0, b.them, empty) + forward_paths::<S>(l1, b.them, empty)
+    forward_paths::<S>(l0, them, empty) + forward_paths::<S>(l1, them, empty)
 }
 
 /// Whether a man that captures forwards only and stops when crowned (english), standing on one

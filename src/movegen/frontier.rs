@@ -8,7 +8,7 @@
 //! opponent has a capture after a move is decided in bulk too (see `quiet_bulk`); those rare
 //! positions, and every position where flying kings stand, are built and counted one by one.
 
-use super::count::{capture_children, count_leaf, jumps_again, quiet_children};
+use super::count::{capture_children, count_leaf, forward_jumps, jumps_again, quiet_children};
 use super::{Board, Counting};
 use crate::bitboard::{BitIter, Bitboard, Dir, Side};
 use crate::variant::Rules;
@@ -208,6 +208,19 @@ fn moves_in_dir<R: Rules, S: Side>(
         }
     }
     let mut n = plus - minus;
+    if !R::MEN_CAPTURE_BACKWARDS && R::CROWNING_ENDS_CAPTURE && view.their_kings == 0 {
+        // The opponent has men only, capturing forwards (english): its jumps in each child
+        // come straight from its steps on the parent board.
+        let [e0, e1] = <S::Other as Side>::FORWARD;
+        for to in BitIter(bad) {
+            let moved = to | d.step_back(to);
+            let (ours, empty) = (b.us ^ moved, view.empty ^ moved);
+            let l0 = e0.step(view.steps[0] & ours) & empty;
+            let l1 = e1.step(view.steps[1] & ours) & empty;
+            n += forward_jumps::<S::Other>(l0, l1, ours, empty);
+        }
+        return n;
+    }
     for to in BitIter(bad) {
         let from = d.step_back(to);
         let king = (from & kings) | (to & S::CROWN) != 0;
