@@ -238,10 +238,47 @@ pub(super) fn capture_children<R: Rules, S: Side>(
         });
     }
     let kings = b.us & b.kings;
-    if first.walk | kings != 0 {
-        let mut sink = ChildSink::new(*b, out, counting == Counting::Unique);
-        walk_pieces::<R, S, _>(b, first.walk, kings, &mut sink);
+    let mut walk = first.walk;
+    if !R::MEN_CAPTURE_BACKWARDS && R::CROWNING_ENDS_CAPTURE {
+        for man in BitIter(walk) {
+            forward_children::<S>(b, man, man, 0, first.empty, out);
+        }
+        walk = 0;
     }
+    if walk | kings != 0 {
+        let mut sink = ChildSink::new(*b, out, counting == Counting::Unique);
+        walk_pieces::<R, S, _>(b, walk, kings, &mut sink);
+    }
+}
+
+/// Pushes onto `out` the positions after each capture sequence that goes on from `at`, where the
+/// man that left `from` stands after taking `taken`, when men capture forwards only and a
+/// crowned man stops (english); returns whether it could jump at all. As in `forward_paths`,
+/// such a man never meets a square it left or a piece it took again, and paths are moves.
+fn forward_children<S: Side>(
+    b: &Board,
+    from: Bitboard,
+    at: Bitboard,
+    taken: Bitboard,
+    empty: Bitboard,
+    out: &mut Vec<Board>,
+) -> bool {
+    let mut any = false;
+    for d in S::FORWARD {
+        let victim = d.step(at) & b.them;
+        let land = d.step(victim) & empty;
+        if land == 0 {
+            continue;
+        }
+        any = true;
+        let taken = taken | victim;
+        if land & S::CROWN != 0 {
+            out.push(b.after(from, land, taken, true));
+        } else if !forward_children::<S>(b, from, land, taken, empty, out) {
+            out.push(b.after(from, land, taken, false));
+        }
+    }
+    any
 }
 
 /// Replaces `out` with the positions after each legal move of the side `S` to move on `b`, each
