@@ -6,9 +6,11 @@
 //! the next positions without making `Move` values. Generation knows nothing of search.
 
 mod count;
+mod frontier;
 mod jumps;
 
-pub(crate) use count::{children, count_leaf, visit_children};
+pub(crate) use count::{children, count_leaf};
+pub(crate) use frontier::count_two_plies;
 
 use crate::bitboard::{self, BitIter, Bitboard, Dir, Side, Square};
 use crate::moves::Move;

@@ -2,7 +2,7 @@
 //! Bulk counting at the last ply; the root moves are shared out over rayon's threads.
 
 use crate::bitboard::Side;
-use crate::movegen::{children, count_leaf, visit_children, Board, Counting};
+use crate::movegen::{children, count_leaf, count_two_plies, Board, Counting};
 use crate::moves::Move;
 use crate::position::Position;
 use crate::variant::{Rules, Variant};
@@ -73,6 +73,19 @@ impl<R: Rules> Walker<R> {
             // Buffer 0 is the leaf count's scratch.
             1 => count_leaf::<R, S>(b, self.counting, &mut self.buffers[0]),
             2 => self.frontier::<S>(b),
+            3 => {
+                // The frontier's caller, with its buffers borrowed once for all the children.
+                let mut next = std::mem::take(&mut self.buffers[3]);
+                children::<R, S>(b, self.counting, &mut next);
+                let (scratch, rest) = self.buffers.split_at_mut(1);
+                let (scratch, buffer) = (&mut scratch[0], &mut rest[1]);
+                let mut sum = 0;
+                for child in &next {
+                    sum += count_two_plies::<R, S::Other>(child, self.counting, buffer, scratch);
+                }
+                self.buffers[3] = next;
+                sum
+            }
             _ => {
                 let ply = depth as usize;
                 let mut next = std::mem::take(&mut self.buffers[ply]);
@@ -87,16 +100,10 @@ impl<R: Rules> Walker<R> {
         }
     }
 
-    /// Two plies from the leaves, where most of the time goes: the leaf count runs inline on
-    /// each next position, and quiet moves are never stored.
+    /// Two plies from the leaves, where most of the time goes: counted in bulk, with few of the
+    /// next positions built.
     fn frontier<S: Side>(&mut self, b: &Board) -> u64 {
         let (scratch, rest) = self.buffers.split_at_mut(1);
-        let (scratch, buffer) = (&mut scratch[0], &mut rest[1]);
-        let counting = self.counting;
-        let mut sum = 0;
-        visit_children::<R, S>(b, counting, buffer, |child| {
-            sum += count_leaf::<R, S::Other>(&child, counting, scratch);
-        });
-        sum
+        count_two_plies::<R, S>(b, self.counting, &mut rest[1], &mut scratch[0])
     }
 }

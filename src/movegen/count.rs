@@ -84,6 +84,9 @@ pub(crate) fn count_leaf<R: Rules, S: Side>(
     counting: Counting,
     scratch: &mut Vec<Board>,
 ) -> u64 {
+    if !R::MEN_CAPTURE_BACKWARDS && R::CROWNING_ENDS_CAPTURE && b.us & b.kings == 0 {
+        return forward_men_count::<S>(b);
+    }
     let first = FirstJumps::new::<R, S>(b);
     let kings = b.us & b.kings;
     let mut n = 0;
@@ -97,6 +100,47 @@ pub(crate) fn count_leaf<R: Rules, S: Side>(
         return n;
     }
     quiet_count::<R, S>(first.men, kings, first.empty)
+}
+
+/// `count_leaf` when the side `S` to move has men only, which capture forwards only and stop
+/// when crowned (english): the common case, with a shorter test for multi-jumps than
+/// `FirstJumps` (from the landing squares only) and no kings to look at.
+#[inline(always)]
+fn forward_men_count<S: Side>(b: &Board) -> u64 {
+    let empty = b.empty();
+    let [d0, d1] = S::FORWARD;
+    let l0 = d0.step(d0.step(b.us) & b.them) & empty;
+    let l1 = d1.step(d1.step(b.us) & b.them) & empty;
+    if l0 | l1 == 0 {
+        return ((d0.step(b.us) & empty).count_ones() + (d1.step(b.us) & empty).count_ones())
+            as u64;
+    }
+    forward_jumps::<S>(l0, l1, b.them, empty)
+}
+
+/// The number of capture sequences of men of the side `S` that capture forwards only and stop
+/// when crowned (english), given their first landings `l0` and `l1` in the two forward
+/// directions, over `them` onto `empty`.
+#[inline(always)]
+pub(super) fn forward_jumps<S: Side>(
+    l0: Bitboard,
+    l1: Bitboard,
+    them: Bitboard,
+    empty: Bitboard,
+) -> u64 {
+    if !jumps_again::<S>(l0 | l1, them, empty) {
+        return (l0.count_ones() + l1.count_ones()) as u64;
+    }
+    forward_paths::<S>(l0, them, empty) + forward_paths::<S>(l1, them, empty)
+}
+
+/// Whether a man that captures forwards only and stops when crowned (english), standing on one
+/// of `lands` after a jump, can jump again over `them` onto `empty`.
+#[inline(always)]
+pub(super) fn jumps_again<S: Side>(lands: Bitboard, them: Bitboard, empty: Bitboard) -> bool {
+    let [d0, d1] = S::FORWARD;
+    let go = lands & !S::CROWN;
+    d0.step(d0.step(go) & them) & empty | d1.step(d1.step(go) & them) & empty != 0
 }
 
 /// The number of capture sequences of the men in `first.walk` and of the kings: the rare part
@@ -141,9 +185,15 @@ fn forward_paths<S: Side>(at: Bitboard, them: Bitboard, empty: Bitboard) -> u64 
     let l0 = d0.step(d0.step(go) & them) & empty;
     let l1 = d1.step(d1.step(go) & them) & empty;
     let on = d0.step_back(d0.step_back(l0)) | d1.step_back(d1.step_back(l1));
-    (at & !on).count_ones() as u64
-        + forward_paths::<S>(l0, them, empty)
-        + forward_paths::<S>(l1, them, empty)
+    let mut n = (at & !on).count_ones() as u64;
+    // Most trees end a level or two down: a call only where some man goes on.
+    if l0 != 0 {
+        n += forward_paths::<S>(l0, them, empty);
+    }
+    if l1 != 0 {
+        n += forward_paths::<S>(l1, them, empty);
+    }
+    n
 }
 
 /// The number of quiet moves of `men` and `kings` onto `empty`.
@@ -172,7 +222,11 @@ fn quiet_count<R: Rules, S: Side>(men: Bitboard, kings: Bitboard, empty: Bitboar
 /// Pushes onto `out` the positions after each capture of the side `S` to move on `b`, each seen
 /// from the opponent: single jumps straight from the bulk landings, the rest through the walker.
 #[inline(always)]
-fn capture_children<R: Rules, S: Side>(b: &Board, counting: Counting, out: &mut Vec<Board>) {
+pub(super) fn capture_children<R: Rules, S: Side>(
+    b: &Board,
+    counting: Counting,
+    out: &mut Vec<Board>,
+) {
     let first = FirstJumps::new::<R, S>(b);
     if first.any {
         each_man_capture_dir::<R, S>(|d| {
@@ -184,10 +238,47 @@ fn capture_children<R: Rules, S: Side>(b: &Board, counting: Counting, out: &mut 
         });
     }
     let kings = b.us & b.kings;
-    if first.walk | kings != 0 {
-        let mut sink = ChildSink::new(*b, out, counting == Counting::Unique);
-        walk_pieces::<R, S, _>(b, first.walk, kings, &mut sink);
+    let mut walk = first.walk;
+    if !R::MEN_CAPTURE_BACKWARDS && R::CROWNING_ENDS_CAPTURE {
+        for man in BitIter(walk) {
+            forward_children::<S>(b, man, man, 0, first.empty, out);
+        }
+        walk = 0;
     }
+    if walk | kings != 0 {
+        let mut sink = ChildSink::new(*b, out, counting == Counting::Unique);
+        walk_pieces::<R, S, _>(b, walk, kings, &mut sink);
+    }
+}
+
+/// Pushes onto `out` the positions after each capture sequence that goes on from `at`, where the
+/// man that left `from` stands after taking `taken`, when men capture forwards only and a
+/// crowned man stops (english); returns whether it could jump at all. As in `forward_paths`,
+/// such a man never meets a square it left or a piece it took again, and paths are moves.
+fn forward_children<S: Side>(
+    b: &Board,
+    from: Bitboard,
+    at: Bitboard,
+    taken: Bitboard,
+    empty: Bitboard,
+    out: &mut Vec<Board>,
+) -> bool {
+    let mut any = false;
+    for d in S::FORWARD {
+        let victim = d.step(at) & b.them;
+        let land = d.step(victim) & empty;
+        if land == 0 {
+            continue;
+        }
+        any = true;
+        let taken = taken | victim;
+        if land & S::CROWN != 0 {
+            out.push(b.after(from, land, taken, true));
+        } else if !forward_children::<S>(b, from, land, taken, empty, out) {
+            out.push(b.after(from, land, taken, false));
+        }
+    }
+    any
 }
 
 /// Replaces `out` with the positions after each legal move of the side `S` to move on `b`, each
@@ -201,30 +292,9 @@ pub(crate) fn children<R: Rules, S: Side>(b: &Board, counting: Counting, out: &m
     }
 }
 
-/// Calls `visit` with the position after each legal move of the side `S` to move on `b`. Quiet
-/// moves go straight to `visit`; captures are collected in `buffer` first (duplicate paths are
-/// only known once a piece's sequences are all found).
-#[inline(always)]
-pub(crate) fn visit_children<R: Rules, S: Side>(
-    b: &Board,
-    counting: Counting,
-    buffer: &mut Vec<Board>,
-    mut visit: impl FnMut(Board),
-) {
-    buffer.clear();
-    capture_children::<R, S>(b, counting, buffer);
-    if buffer.is_empty() {
-        quiet_children::<R, S>(b, visit);
-    } else {
-        for &child in buffer.iter() {
-            visit(child);
-        }
-    }
-}
-
 /// Calls `visit` with the position after each quiet move of the side `S` to move on `b`.
 #[inline(always)]
-fn quiet_children<R: Rules, S: Side>(b: &Board, mut visit: impl FnMut(Board)) {
+pub(super) fn quiet_children<R: Rules, S: Side>(b: &Board, mut visit: impl FnMut(Board)) {
     let empty = b.empty();
     for d in S::FORWARD {
         for to in BitIter(d.step(b.us & !b.kings) & empty) {
@@ -247,7 +317,7 @@ fn quiet_children<R: Rules, S: Side>(b: &Board, mut visit: impl FnMut(Board)) {
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::*;
     use crate::movegen::generate;
     use crate::notation::fen::parse_fen;
@@ -286,15 +356,20 @@ mod tests {
         }
     }
 
-    /// Plays random games from `fen` and checks every position met.
-    fn random_games<R: Rules>(fen: &str, games: usize, seed: u64) {
+    /// Plays random games from `fen` and calls `check` on every position met.
+    pub(in crate::movegen) fn random_positions<R: Rules>(
+        fen: &str,
+        games: usize,
+        seed: u64,
+        check: impl Fn(&Position),
+    ) {
         let mut rng = Rng(seed);
         let start = parse_fen(fen).unwrap();
         let mut moves = Vec::new();
         for _ in 0..games {
             let mut pos = start;
             for _ in 0..200 {
-                check::<R>(&pos);
+                check(&pos);
                 generate::<R>(&pos, &mut moves, Counting::Paths);
                 if moves.is_empty() {
                     break;
@@ -304,6 +379,21 @@ mod tests {
         }
     }
 
+    /// Plays random games from `fen` and checks every position met.
+    fn random_games<R: Rules>(fen: &str, games: usize, seed: u64) {
+        random_positions::<R>(fen, games, seed, check::<R>);
+    }
+
+    /// Crowded boards with kings of both sides, where multi-jumps and duplicate paths abound.
+    pub(in crate::movegen) const KING_FENS: [&str; 6] = [
+        "B:W17,18,24,25,26,27,28,29,32:B1,2,3,4,6,7,8,9,10,12,K30",
+        "W:WK14,K23,25,27,31:B6,7,10,K19,K26",
+        "W:WK15,K28:BK6,11,22,24",
+        "W:WK24,K32:B8,16,17,18,19,28",
+        "B:W14,15,22,23,24,25,27,28,29,30,31,32:B1,2,3,4,5,7,8,9,10,11,12",
+        "W:WK1,K10,K21,K32,14,19:BK4,K29,K17,9,11,22,23",
+    ];
+
     #[test]
     fn fast_paths_match_the_generator_in_random_games() {
         random_games::<English>(Variant::English.start_fen(), 300, 1);
@@ -312,16 +402,7 @@ mod tests {
 
     #[test]
     fn fast_paths_match_the_generator_with_kings() {
-        // Crowded boards with kings of both sides, where multi-jumps and duplicate paths abound.
-        let fens = [
-            "B:W17,18,24,25,26,27,28,29,32:B1,2,3,4,6,7,8,9,10,12,K30",
-            "W:WK14,K23,25,27,31:B6,7,10,K19,K26",
-            "W:WK15,K28:BK6,11,22,24",
-            "W:WK24,K32:B8,16,17,18,19,28",
-            "B:W14,15,22,23,24,25,27,28,29,30,31,32:B1,2,3,4,5,7,8,9,10,11,12",
-            "W:WK1,K10,K21,K32,14,19:BK4,K29,K17,9,11,22,23",
-        ];
-        for (i, fen) in fens.iter().enumerate() {
+        for (i, fen) in KING_FENS.iter().enumerate() {
             random_games::<English>(fen, 40, 10 + i as u64);
             random_games::<Russian>(fen, 40, 20 + i as u64);
         }
