@@ -81,19 +81,6 @@ impl Ordering {
         }
     }
 
-    /// The index of the first move in `moves` that `score` would rank as the hash move.
-    #[inline]
-    pub(crate) fn hash_index(moves: &[Move], hash_move: u16) -> Option<usize> {
-        if hash_move == 0 {
-            return None;
-        }
-        let hash_squares = hash_move & 0x7FF;
-        moves.iter().position(|mv| {
-            let squares = 1 | (mv.from().index() as u16) << 1 | (mv.to().index() as u16) << 6;
-            squares == hash_squares && move_code(mv) == hash_move
-        })
-    }
-
     /// Records a quiet move that caused a cut at `ply`, and lowers the quiet moves tried before it.
     pub(crate) fn cut(&mut self, side: Color, ply: usize, mv: &Move, depth: i32, tried: &[Move]) {
         if mv.is_capture() {

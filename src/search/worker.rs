@@ -160,19 +160,7 @@ impl<'a, R: Rules> Worker<'a, R> {
         if moves.len() == 1 && (ply as i32) < 2 * self.root_depth {
             depth += 1;
         }
-        // At depth 1 every child goes straight to quiescence, which leaves the killers and the
-        // history alone, so the hash move can be tried before the others are scored: scoring
-        // after it gives the scores, and so the order, that scoring first would have given.
-        let mut scored = true;
-        if depth == 1 {
-            if let Some(h) = Ordering::hash_index(&moves, hash_move) {
-                moves.swap(0, h);
-                scored = false;
-            }
-        }
-        if scored {
-            self.order.score(pos, &moves, hash_move, ply, &mut scores);
-        }
+        self.order.score(pos, &moves, hash_move, ply, &mut scores);
         self.order.clear_killers(ply);
 
         let original_alpha = alpha;
@@ -184,11 +172,7 @@ impl<'a, R: Rules> Worker<'a, R> {
         // fixed for the node), since a probe right after its prefetch still waits on memory.
         let prefetch = depth >= 2;
         let n = moves.len();
-        let mut mv = if scored {
-            pick(&mut moves, &mut scores, 0)
-        } else {
-            moves[0]
-        };
+        let mut mv = pick(&mut moves, &mut scores, 0);
         let mut child = pos.play(&mv);
         if prefetch {
             self.shared.tt.prefetch(child.key());
@@ -199,11 +183,6 @@ impl<'a, R: Rules> Worker<'a, R> {
             if ahead {
                 (mv, child) = (next, next_child);
             } else if i > 0 {
-                if !scored {
-                    debug_assert!(!prefetch);
-                    self.order.score(pos, &moves, hash_move, ply, &mut scores);
-                    scored = true;
-                }
                 mv = pick(&mut moves, &mut scores, i);
                 child = pos.play(&mv);
             }
