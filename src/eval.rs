@@ -203,6 +203,59 @@ const fn cones() -> [[Bitboard; 64]; 2] {
     t
 }
 
+/// The tempo table as bit slices: `TEMPO[variant][color]` is the lowest weight and, for each bit
+/// of (weight - lowest), the squares of the ranks whose weight has that bit. Then
+/// `sum(weight[rank] * |men & rank|)` is `lowest * |men|` plus `|men & slice[k]| << k` over the
+/// slices, fewer counts than one per rank; the symmetry and the term tests check it.
+struct TempoSlices {
+    lowest: i32,
+    slices: [Bitboard; 16],
+}
+
+const fn tempo_slices(w: &Weights, color: usize) -> TempoSlices {
+    let mut lowest = w.man_rank[0];
+    let mut r = 1;
+    while r < 8 {
+        if w.man_rank[r] < lowest {
+            lowest = w.man_rank[r];
+        }
+        r += 1;
+    }
+    let mut slices = [0; 16];
+    let mut r = 0;
+    while r < 8 {
+        let extra = w.man_rank[r] - lowest;
+        assert!(extra < 1 << 16, "a tempo weight spread beyond 16 bits");
+        let mut k = 0;
+        while k < 16 {
+            if extra & (1 << k) != 0 {
+                slices[k] |= OWN_RANK[color][r];
+            }
+            k += 1;
+        }
+        r += 1;
+    }
+    TempoSlices { lowest, slices }
+}
+
+static TEMPO: [[TempoSlices; 2]; 2] = [
+    [tempo_slices(&WEIGHTS[0], 0), tempo_slices(&WEIGHTS[0], 1)],
+    [tempo_slices(&WEIGHTS[1], 0), tempo_slices(&WEIGHTS[1], 1)],
+];
+
+/// The tempo term of `men` of colour index `c` under the variant `v` (a `WEIGHTS` index).
+#[inline(always)]
+fn tempo(v: usize, c: usize, men: Bitboard) -> i32 {
+    let t = &TEMPO[v][c];
+    let mut sum = t.lowest * men.count_ones() as i32;
+    for (k, &slice) in t.slices.iter().enumerate() {
+        if slice != 0 {
+            sum += ((men & slice).count_ones() as i32) << k;
+        }
+    }
+    sum
+}
+
 /// `CONES[color][bit]`: the forward cone of a man, for the runaway test.
 static CONES: [[Bitboard; 64]; 2] = cones();
 
@@ -217,11 +270,12 @@ fn material(w: &Weights, men: Bitboard, kings: Bitboard) -> i32 {
 fn king_moves<R: Rules>(king: Bitboard, empty: Bitboard) -> Bitboard {
     let mut to = 0;
     for d in Dir::ALL {
-        let mut front = d.shift(king) & empty;
+        // `empty` lies on the board, so the unmasked step is enough.
+        let mut front = d.step(king) & empty;
         while front != 0 {
             to |= front;
             front = if R::FLYING_KINGS {
-                d.shift(front) & empty
+                d.step(front) & empty
             } else {
                 0
             };
@@ -262,9 +316,15 @@ fn side_terms<R: Rules>(
 
     v[0] = own_material;
     v[1] = n_kings * w.king_endgame * (24 - pieces.min(24) as i32) / 22;
-    for (mask, &weight) in ranks.iter().zip(&w.man_rank) {
-        v[2] += (men & mask).count_ones() as i32 * weight;
-    }
+    v[2] = tempo(R::VARIANT as usize, c, men);
+    debug_assert_eq!(
+        v[2],
+        ranks
+            .iter()
+            .zip(&w.man_rank)
+            .map(|(mask, &weight)| (men & mask).count_ones() as i32 * weight)
+            .sum::<i32>()
+    );
     if opp_men != 0 {
         for (sq, &weight) in BACK_RANK_OF[c].iter().zip(&w.back_guard) {
             if men & sq != 0 {
@@ -403,6 +463,27 @@ pub fn evaluate_terms(variant: Variant, pos: &Position) -> Vec<(&'static str, i3
 mod tests {
     use super::*;
     use crate::notation::fen::parse_fen;
+
+    #[test]
+    fn tempo_slices_sum_like_the_rank_table() {
+        let mut seed = 0x9E37_79B9_7F4A_7C15_u64;
+        for _ in 0..2000 {
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            let men = (seed ^ seed >> 29) & BOARD;
+            for (v, w) in WEIGHTS.iter().enumerate() {
+                for (c, ranks) in OWN_RANK.iter().enumerate() {
+                    let by_rank: i32 = ranks
+                        .iter()
+                        .zip(&w.man_rank)
+                        .map(|(mask, &weight)| (men & mask).count_ones() as i32 * weight)
+                        .sum();
+                    assert_eq!(tempo(v, c, men), by_rank);
+                }
+            }
+        }
+    }
 
     /// Positions from random games, reproducible (a fixed linear congruential generator).
     fn random_positions(variant: Variant, games: usize) -> Vec<Position> {

@@ -83,21 +83,61 @@ pub(crate) fn dead_drawn<R: Rules>(pos: &Position) -> bool {
         && !has_capture::<R>(&pos.with_side(pos.side().opponent()))
 }
 
+/// What the counter rules say about a node, computed once per node: whether one has drawn it,
+/// and its transposition key.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct NodeRules {
+    /// A counter rule of the variant has drawn the position.
+    pub(crate) drawn: bool,
+    /// The transposition key (see `tt_key`).
+    pub(crate) key: u64,
+}
+
+/// The counters `COUNTER_HORIZON` plies on: every counter at least as high as in `c`.
+#[inline(always)]
+fn soon(c: &DrawCounters) -> DrawCounters {
+    let h = COUNTER_HORIZON;
+    DrawCounters {
+        quiet_plies: c.quiet_plies.saturating_add(h),
+        balance_plies: c.balance_plies.saturating_add(h),
+        ending_moves: c.ending_moves.saturating_add(h / 2),
+        road_moves: c.road_moves.saturating_add(h / 2),
+    }
+}
+
+/// The draw-rule status and transposition key of a node with one rule check in the common case.
+/// Every counter rule fires once a counter reaches a threshold, so a rule that has not fired at
+/// the higher counters of `soon` has not fired now either; only near a rule is the exact check
+/// made (and the counters mixed into the key).
+#[inline]
+pub(crate) fn node_rules<R: Rules>(pos: &Position, c: &DrawCounters) -> NodeRules {
+    if R::draw_rule(&soon(c), pos).is_none() {
+        debug_assert!(R::draw_rule(c, pos).is_none());
+        return NodeRules {
+            drawn: false,
+            key: pos.key(),
+        };
+    }
+    NodeRules {
+        drawn: R::draw_rule(c, pos).is_some(),
+        key: mixed_key(pos, c),
+    }
+}
+
 /// The transposition key: the position's key, with the draw counters mixed in when one of the
 /// variant's counter rules could fire within `COUNTER_HORIZON` plies (then the same position
 /// with other counters can have another value).
 #[inline]
 pub(crate) fn tt_key<R: Rules>(pos: &Position, c: &DrawCounters) -> u64 {
-    let h = COUNTER_HORIZON;
-    let soon = DrawCounters {
-        quiet_plies: c.quiet_plies.saturating_add(h),
-        balance_plies: c.balance_plies.saturating_add(h),
-        ending_moves: c.ending_moves.saturating_add(h / 2),
-        road_moves: c.road_moves.saturating_add(h / 2),
-    };
-    if R::draw_rule(&soon, pos).is_none() {
+    if R::draw_rule(&soon(c), pos).is_none() {
         return pos.key();
     }
+    mixed_key(pos, c)
+}
+
+/// The position's key with the counters `c` mixed in.
+#[inline]
+fn mixed_key(pos: &Position, c: &DrawCounters) -> u64 {
     let packed = c.quiet_plies as u64
         | (c.balance_plies as u64) << 16
         | (c.ending_moves as u64) << 32
@@ -136,7 +176,7 @@ pub(crate) fn from_tt(score: i32, ply: usize) -> i32 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::variant::{English, Russian};
+    use crate::variant::{DrawRules, English, Russian};
     use crate::{parse_fen, Variant};
 
     #[test]
@@ -179,5 +219,19 @@ mod tests {
             start.key()
         );
         assert_eq!(from_tt(to_tt(Score::win_in(9).0, 4), 4), Score::win_in(9).0);
+    }
+
+    #[test]
+    fn node_rules_agree_with_the_rule_and_the_key() {
+        let pos = parse_fen("W:WK29,K30,K31:BK5").unwrap();
+        for ending_moves in 0..20 {
+            let c = DrawCounters {
+                ending_moves,
+                ..DrawCounters::default()
+            };
+            let r = node_rules::<Russian>(&pos, &c);
+            assert_eq!(r.drawn, Russian::draw_rule(&c, &pos).is_some());
+            assert_eq!(r.key, tt_key::<Russian>(&pos, &c));
+        }
     }
 }

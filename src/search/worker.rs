@@ -100,7 +100,8 @@ impl<'a, R: Rules> Worker<'a, R> {
         if self.keys.repeated(pos.key(), counters.quiet_plies) {
             return 0;
         }
-        if R::draw_rule(counters, pos).is_some() {
+        let rules = tree::node_rules::<R>(pos, counters);
+        if rules.drawn {
             // The game record checks for a loss before the draw rules; so does the tree.
             return if tree::has_legal_move::<R>(pos) {
                 0
@@ -129,7 +130,7 @@ impl<'a, R: Rules> Worker<'a, R> {
             return alpha;
         }
 
-        let key = tree::tt_key::<R>(pos, counters);
+        let key = rules.key;
         let entry = self.shared.tt.probe(key);
         let mut hash_move = 0;
         if let Some(e) = entry {
