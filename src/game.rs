@@ -225,7 +225,7 @@ impl Game {
             return Some(o);
         }
         let pos = self.position();
-        if self.legal_moves().is_empty() {
+        if !self.variant.has_legal_move(pos) {
             return Some(Outcome {
                 result: GameResult::win_for(pos.side().opponent()),
                 reason: EndReason::NoLegalMove,

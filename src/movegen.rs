@@ -106,6 +106,24 @@ pub fn has_capture<R: Rules>(pos: &Position) -> bool {
     crate::with_side!(pos.side(), S => can_capture::<R, S>(&b))
 }
 
+/// Whether the side to move has a move without capture (a man's step or a king's step), whether
+/// or not a capture makes it illegal.
+#[inline]
+pub fn has_quiet_move(pos: &Position) -> bool {
+    let us = pos.side();
+    let empty = pos.empty();
+    let men = pos.men(us);
+    let kings = pos.kings_of(us);
+    us.forward().iter().any(|d| d.shift(men) & empty != 0)
+        || Dir::ALL.iter().any(|d| d.shift(kings) & empty != 0)
+}
+
+/// Whether the side to move has any legal move; without one it has lost.
+#[inline]
+pub fn has_legal_move<R: Rules>(pos: &Position) -> bool {
+    has_quiet_move(pos) || has_capture::<R>(pos)
+}
+
 /// Whether the side `S` to move on `b` has a capture.
 #[inline(always)]
 pub(crate) fn can_capture<R: Rules, S: Side>(b: &Board) -> bool {
@@ -114,10 +132,9 @@ pub(crate) fn can_capture<R: Rules, S: Side>(b: &Board) -> bool {
         || (b.us & b.kings != 0 && kings_can_capture::<R>(b.us & b.kings, b.them, empty))
 }
 
-/// The number of legal moves, without building them: the leaf count of perft. `_scratch` is
-/// kept for callers of earlier versions; the count needs no move list.
+/// The number of legal moves, without building them: the leaf count of perft.
 #[inline]
-pub fn count_moves<R: Rules>(pos: &Position, counting: Counting, _scratch: &mut Vec<Move>) -> u64 {
+pub fn count_moves<R: Rules>(pos: &Position, counting: Counting) -> u64 {
     let b = Board::of(pos);
     // Only multi-jump sequences need a buffer, and it grows on first use only.
     let mut boards = Vec::new();
@@ -167,5 +184,10 @@ impl crate::variant::Variant {
     /// Whether the side to move must capture.
     pub fn has_capture(self, pos: &Position) -> bool {
         crate::with_rules!(self, R => has_capture::<R>(pos))
+    }
+
+    /// Whether the side to move has any legal move.
+    pub fn has_legal_move(self, pos: &Position) -> bool {
+        crate::with_rules!(self, R => has_legal_move::<R>(pos))
     }
 }

@@ -47,26 +47,12 @@ pub(crate) fn tokenize(text: &str) -> Vec<Token> {
                 tokens.extend(token);
                 i = next;
             }
-            '{' => {
-                let end = find(&chars, i + 1, '}');
-                tokens.push(Token::Comment(
-                    chars[i + 1..end]
-                        .iter()
-                        .collect::<String>()
-                        .trim()
-                        .to_string(),
-                ));
-                i = end + 1;
-            }
-            ';' => {
-                let end = find(&chars, i + 1, '\n');
-                tokens.push(Token::Comment(
-                    chars[i + 1..end]
-                        .iter()
-                        .collect::<String>()
-                        .trim()
-                        .to_string(),
-                ));
+            // `{...}` and `;` to the end of the line are both comments.
+            '{' | ';' => {
+                let close = if c == '{' { '}' } else { '\n' };
+                let end = find(&chars, i + 1, close);
+                let text: String = chars[i + 1..end].iter().collect();
+                tokens.push(Token::Comment(text.trim().to_string()));
                 i = end + 1;
             }
             '(' => i = skip_variation(&chars, i + 1),

@@ -4,9 +4,9 @@
 //! draw counters when they matter, and the conversion of decisive scores to and from the table.
 
 use super::Score;
-use crate::bitboard::Dir;
 use crate::eval;
 use crate::movegen::has_capture;
+pub(crate) use crate::movegen::{has_legal_move, has_quiet_move};
 use crate::position::Position;
 use crate::variant::{DrawCounters, Rules};
 
@@ -56,23 +56,6 @@ impl KeyStack {
         }
         false
     }
-}
-
-/// Whether the side to move has any quiet move (a man's step or a king's step).
-#[inline]
-pub(crate) fn has_quiet_move(pos: &Position) -> bool {
-    let us = pos.side();
-    let empty = pos.empty();
-    let men = pos.men(us);
-    let kings = pos.kings_of(us);
-    us.forward().iter().any(|d| d.shift(men) & empty != 0)
-        || Dir::ALL.iter().any(|d| d.shift(kings) & empty != 0)
-}
-
-/// Whether the side to move has any legal move.
-#[inline]
-pub(crate) fn has_legal_move<R: Rules>(pos: &Position) -> bool {
-    has_quiet_move(pos) || has_capture::<R>(pos)
 }
 
 /// Dead-drawn material with no capture pending for either side.

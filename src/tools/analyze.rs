@@ -225,20 +225,7 @@ impl Progress {
 
 /// Runs `crownhead analyze`.
 pub fn run(args: AnalyzeArgs) -> Result<(), String> {
-    let limits = match (args.depth, args.movetime) {
-        (Some(d), _) => Limits {
-            depth: Some(d.clamp(1, 64)),
-            ..Limits::default()
-        },
-        (_, Some(ms)) => Limits {
-            movetime: Some(Duration::from_millis(ms.max(1))),
-            ..Limits::default()
-        },
-        _ => Limits {
-            movetime: Some(Duration::from_millis(500)),
-            ..Limits::default()
-        },
-    };
+    let limits = super::depth_or_movetime(args.depth, args.movetime, 500);
     let options = SearchOptions {
         threads: args.threads.clamp(1, 1024),
         multipv: args.multipv.clamp(1, 64),

@@ -10,7 +10,8 @@ pub mod openings;
 pub mod play;
 pub mod stats;
 
-use crate::search::Score;
+use crate::search::{Limits, Score};
+use std::time::Duration;
 
 /// A score for people: `+1.25` (men, side's view) or `#+7` / `#-3` (a win or loss in so many
 /// moves).
@@ -26,4 +27,19 @@ pub fn format_score(score: Score) -> String {
 pub fn read_text(path: &str) -> Result<String, String> {
     let bytes = std::fs::read(path).map_err(|e| format!("cannot read {path}: {e}"))?;
     Ok(crate::pdn::decode(&bytes).into_owned())
+}
+
+/// The limits of a tool's search: a depth (1-64) if given, else a move time in milliseconds if
+/// given, else `default_ms` per move.
+pub fn depth_or_movetime(depth: Option<u32>, movetime_ms: Option<u64>, default_ms: u64) -> Limits {
+    match (depth, movetime_ms) {
+        (Some(d), _) => Limits {
+            depth: Some(d.clamp(1, 64)),
+            ..Limits::default()
+        },
+        (_, ms) => Limits {
+            movetime: Some(Duration::from_millis(ms.unwrap_or(default_ms).max(1))),
+            ..Limits::default()
+        },
+    }
 }

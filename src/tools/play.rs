@@ -80,20 +80,7 @@ pub fn run(args: PlayArgs) -> Result<(), String> {
         Some(tc) => Some(parse_tc(tc)?),
         None => None,
     };
-    let limits = match (args.depth, args.movetime) {
-        (Some(d), _) => Limits {
-            depth: Some(d.clamp(1, 64)),
-            ..Limits::default()
-        },
-        (_, Some(ms)) => Limits {
-            movetime: Some(Duration::from_millis(ms.max(1))),
-            ..Limits::default()
-        },
-        _ => Limits {
-            movetime: Some(Duration::from_millis(1000)),
-            ..Limits::default()
-        },
-    };
+    let limits = super::depth_or_movetime(args.depth, args.movetime, 1000);
     let mut s = Session {
         variant: args.variant,
         human,
