@@ -291,17 +291,44 @@ fn distance(a: Square, b: Square) -> i32 {
         .max((a.file() as i32 - b.file() as i32).abs())
 }
 
-/// Adds the terms of `color`'s pieces to `t`, with `sign` +1 or -1. Every mask is the one seen
-/// from `color`'s side, so both sides are scored by the same rules (the symmetry test checks it).
+/// Where the terms go: the search wants only their sum, `eval` on the command line wants each.
+/// One generic body serves both, and for `Total` the compiler drops the term indices.
+trait TermSink {
+    fn add(&mut self, term: usize, value: i32);
+}
+
+/// The sum of the terms.
+struct Total(i32);
+
+impl TermSink for Total {
+    #[inline(always)]
+    fn add(&mut self, _term: usize, value: i32) {
+        self.0 += value;
+    }
+}
+
+/// Each term apart, indexed as `TERM_NAMES`.
+struct ByTerm([i32; TERMS]);
+
+impl TermSink for ByTerm {
+    #[inline(always)]
+    fn add(&mut self, term: usize, value: i32) {
+        self.0[term] += value;
+    }
+}
+
+/// Adds the terms of `color`'s pieces to `t`, with `sign` +1 or -1, and returns the side's
+/// material. Every mask is the one seen from `color`'s side, so both sides are scored by the
+/// same rules (the symmetry test checks it).
 #[inline(always)]
-fn side_terms<R: Rules>(
+fn side_terms<R: Rules, T: TermSink>(
     w: &Weights,
     pos: &Position,
     color: Color,
     pieces: u32,
-    t: &mut [i32; TERMS],
+    t: &mut T,
     sign: i32,
-) {
+) -> i32 {
     let c = color.index();
     let (men, kings) = (pos.men(color), pos.kings_of(color));
     let (opp_men, opp_kings) = (pos.men(color.opponent()), pos.kings_of(color.opponent()));
@@ -312,42 +339,83 @@ fn side_terms<R: Rules>(
     let [fwd_a, fwd_b] = color.forward();
     let own_material = material(w, men, kings);
     let opp_material = material(w, opp_men, opp_kings);
-    let mut v = [0i32; TERMS];
 
-    v[0] = own_material;
-    v[1] = n_kings * w.king_endgame * (24 - pieces.min(24) as i32) / 22;
-    v[2] = tempo(R::VARIANT as usize, c, men);
+    t.add(0, sign * own_material);
+    if n_kings != 0 {
+        t.add(
+            1,
+            sign * (n_kings * w.king_endgame * (24 - pieces.min(24) as i32) / 22),
+        );
+    }
+    let tempo = tempo(R::VARIANT as usize, c, men);
     debug_assert_eq!(
-        v[2],
+        tempo,
         ranks
             .iter()
             .zip(&w.man_rank)
             .map(|(mask, &weight)| (men & mask).count_ones() as i32 * weight)
             .sum::<i32>()
     );
+    t.add(2, sign * tempo);
     if opp_men != 0 {
+        let mut guard = 0;
         for (sq, &weight) in BACK_RANK_OF[c].iter().zip(&w.back_guard) {
             if men & sq != 0 {
-                v[3] += weight;
+                guard += weight;
             }
         }
+        t.add(3, sign * guard);
     }
-    v[4] = (men & CENTRE).count_ones() as i32 * w.centre_man
-        + (kings & CENTRE).count_ones() as i32 * w.centre_king
-        + (men & EDGES).count_ones() as i32 * w.edge_man
-        + (kings & EDGES).count_ones() as i32 * w.edge_king;
+    let mut placement = (men & CENTRE).count_ones() as i32 * w.centre_man
+        + (men & EDGES).count_ones() as i32 * w.edge_man;
     let man_steps =
         (fwd_a.shift(men) & empty).count_ones() + (fwd_b.shift(men) & empty).count_ones();
-    v[5] = man_steps as i32 * w.mobility_man;
-    for king in BitIter(kings) {
-        let moves = king_moves::<R>(king, empty).count_ones() as i32;
-        v[5] += moves * w.mobility_king;
-        if moves == 0 {
-            v[8] += w.trapped_king;
+    let mut mobility = man_steps as i32 * w.mobility_man;
+    if kings != 0 {
+        placement += (kings & CENTRE).count_ones() as i32 * w.centre_king
+            + (kings & EDGES).count_ones() as i32 * w.edge_king;
+        let mut trapped = 0;
+        for king in BitIter(kings) {
+            let moves = king_moves::<R>(king, empty).count_ones() as i32;
+            mobility += moves * w.mobility_king;
+            if moves == 0 {
+                trapped += w.trapped_king;
+            }
+        }
+        t.add(8, sign * trapped);
+        if own_material < opp_material {
+            t.add(
+                9,
+                sign * (kings & DOUBLE_CORNERS).count_ones() as i32 * w.double_corner,
+            );
+        }
+        if kings & MAIN_ROAD != 0 {
+            let road = w.main_road
+                + if opp_kings & MAIN_ROAD == 0 {
+                    w.main_road_alone
+                } else {
+                    0
+                };
+            t.add(10, sign * road);
+        }
+        // The hunt: the side ahead against bare kings brings its kings close to them.
+        if opp_men == 0 && opp_kings != 0 && own_material > opp_material {
+            let mut hunt = 0;
+            for king in bitboard::squares(kings) {
+                let nearest = bitboard::squares(opp_kings)
+                    .map(|e| distance(king, e))
+                    .min()
+                    .unwrap_or(0);
+                hunt -= nearest * w.chase;
+            }
+            t.add(12, sign * hunt);
         }
     }
+    t.add(4, sign * placement);
+    t.add(5, sign * mobility);
     // A runaway man: no enemy piece in its forward cone and no enemy king to come back.
     if opp_kings == 0 {
+        let mut runaway = 0;
         for man in BitIter(men & (ranks[4] | ranks[5] | ranks[6])) {
             if CONES[c][man.trailing_zeros() as usize] & opp == 0 {
                 // Rows still to go: 1 from the rank before the crowning rank.
@@ -358,36 +426,14 @@ fn side_terms<R: Rules>(
                 } else {
                     3
                 };
-                v[6] += w.runaway - w.runaway_per_rank * to_go;
+                runaway += w.runaway - w.runaway_per_rank * to_go;
             }
         }
+        t.add(6, sign * runaway);
     }
     let crown_free = (fwd_a.shift(men & ranks[6]) | fwd_b.shift(men & ranks[6])) & empty;
-    v[7] = crown_free.count_ones() as i32 * w.breakthrough;
-    if own_material < opp_material {
-        v[9] = (kings & DOUBLE_CORNERS).count_ones() as i32 * w.double_corner;
-    }
-    if kings & MAIN_ROAD != 0 {
-        v[10] = w.main_road
-            + if opp_kings & MAIN_ROAD == 0 {
-                w.main_road_alone
-            } else {
-                0
-            };
-    }
-    // The hunt: the side ahead against bare kings brings its kings close to them.
-    if opp_men == 0 && opp_kings != 0 && own_material > opp_material {
-        for king in bitboard::squares(kings) {
-            let nearest = bitboard::squares(opp_kings)
-                .map(|e| distance(king, e))
-                .min()
-                .unwrap_or(0);
-            v[12] -= nearest * w.chase;
-        }
-    }
-    for (acc, x) in t.iter_mut().zip(v) {
-        *acc += sign * x;
-    }
+    t.add(7, sign * crown_free.count_ones() as i32 * w.breakthrough);
+    own_material
 }
 
 /// Material too thin for either side to force a win: scored as a draw when no capture is
@@ -410,16 +456,15 @@ pub fn dead_draw<R: Rules>(pos: &Position) -> bool {
     }
 }
 
-/// Every term from White's view.
-fn white_terms<R: Rules>(pos: &Position) -> [i32; TERMS] {
+/// Every term from White's view, into `t`.
+#[inline(always)]
+fn white_terms<R: Rules, T: TermSink>(pos: &Position, t: &mut T) {
     let w = &WEIGHTS[R::VARIANT as usize];
-    let mut t = [0; TERMS];
     let pieces = pos.piece_count();
-    side_terms::<R>(w, pos, Color::White, pieces, &mut t, 1);
-    side_terms::<R>(w, pos, Color::Black, pieces, &mut t, -1);
+    let white = side_terms::<R, T>(w, pos, Color::White, pieces, t, 1);
+    let black = side_terms::<R, T>(w, pos, Color::Black, pieces, t, -1);
     // Trading down when ahead: the lead counts for more with fewer pieces left.
-    t[11] = t[0] * w.exchange / (pieces as i32 + 4);
-    t
+    t.add(11, (white - black) * w.exchange / (pieces as i32 + 4));
 }
 
 /// The evaluation from the side to move's view, in centi-men, generic over the rules.
@@ -428,11 +473,12 @@ pub fn evaluate_for<R: Rules>(pos: &Position) -> i32 {
     if dead_draw::<R>(pos) {
         return 0;
     }
-    let total: i32 = white_terms::<R>(pos).iter().sum();
+    let mut total = Total(0);
+    white_terms::<R, Total>(pos, &mut total);
     if pos.side() == Color::White {
-        total
+        total.0
     } else {
-        -total
+        -total.0
     }
 }
 
@@ -444,12 +490,15 @@ pub fn evaluate(variant: Variant, pos: &Position) -> i32 {
 /// The evaluation by term from the side to move's view; the values sum to `evaluate`. A dead
 /// draw adds a last term that cancels the rest.
 pub fn evaluate_terms(variant: Variant, pos: &Position) -> Vec<(&'static str, i32)> {
-    let (terms, draw) =
-        crate::with_rules!(variant, R => (white_terms::<R>(pos), dead_draw::<R>(pos)));
+    let mut terms = ByTerm([0; TERMS]);
+    let draw = crate::with_rules!(variant, R => {
+        white_terms::<R, ByTerm>(pos, &mut terms);
+        dead_draw::<R>(pos)
+    });
     let sign = if pos.side() == Color::White { 1 } else { -1 };
     let mut out: Vec<(&'static str, i32)> = TERM_NAMES
         .iter()
-        .zip(terms)
+        .zip(terms.0)
         .map(|(n, v)| (*n, sign * v))
         .collect();
     if draw {
