@@ -17,33 +17,41 @@ const KILLER: i32 = 1 << 21;
 /// History values stay within +-HISTORY_MAX (the gravity formula below keeps them there).
 const HISTORY_MAX: i32 = 1 << 14;
 
+/// A quiet move's start and end squares, `from * 32 + to`: all that tells two quiet moves of
+/// one position apart, and never 0 (a move cannot start where it ends). Killers are kept and
+/// compared as these, and history is indexed by them.
+#[inline(always)]
+fn squares(mv: &Move) -> u16 {
+    (mv.from().index() * 32 + mv.to().index()) as u16
+}
+
 /// The ordering statistics of one search thread.
 pub(crate) struct Ordering {
-    killers: Vec<[Option<Move>; 2]>,
-    /// Indexed by colour, start square, end square.
+    /// Two quiet moves per ply that caused cuts, as `squares` (0 for none).
+    killers: Vec<[u16; 2]>,
+    /// Indexed by colour, then `squares`.
     history: Vec<i32>,
 }
 
 impl Ordering {
     pub(crate) fn new() -> Ordering {
         Ordering {
-            killers: vec![[None; 2]; MAX_PLY + 1],
+            killers: vec![[0; 2]; MAX_PLY + 1],
             history: vec![0; 2 * 32 * 32],
         }
     }
 
     #[inline(always)]
     fn slot(side: Color, mv: &Move) -> usize {
-        side.index() * 1024 + mv.from().index() * 32 + mv.to().index()
+        side.index() * 1024 + squares(mv) as usize
     }
 
-    /// Whether `mv` is a killer at `ply`.
+    /// Whether the quiet move `mv` is a killer at `ply` (captures never are).
     #[inline]
     pub(crate) fn is_killer(&self, ply: usize, mv: &Move) -> bool {
-        self.killers[ply]
-            .iter()
-            .flatten()
-            .any(|k| k.same_effect(mv))
+        let k = self.killers[ply];
+        let sq = squares(mv);
+        !mv.is_capture() && (k[0] == sq || k[1] == sq)
     }
 
     /// Fills `scores` for `moves` at `ply`, the hash move (by its code) first.
@@ -56,12 +64,14 @@ impl Ordering {
         scores: &mut Vec<i32>,
     ) {
         scores.clear();
-        let side = pos.side();
+        let history = &self.history[pos.side().index() * 1024..][..1024];
+        let [k0, k1] = self.killers[ply];
         // The code's square bits first: most moves differ there, and they cost no multiply.
-        let hash_squares = hash_move & 0x7FF;
+        let hash_squares = if hash_move == 0 { u16::MAX } else { hash_move & 0x7FF };
         for mv in moves {
-            let squares = 1 | (mv.from().index() as u16) << 1 | (mv.to().index() as u16) << 6;
-            let s = if hash_move != 0 && squares == hash_squares && move_code(mv) == hash_move {
+            let sq = squares(mv);
+            let code_squares = 1 | (mv.from().index() as u16) << 1 | (mv.to().index() as u16) << 6;
+            let s = if code_squares == hash_squares && move_code(mv) == hash_move {
                 HASH_MOVE
             } else if mv.is_capture() {
                 // Kings are worth about three men in both variants' material terms here.
@@ -72,10 +82,10 @@ impl Ordering {
                     + 64 * mv.is_promotion() as i32
             } else if mv.is_promotion() {
                 PROMOTION
-            } else if self.is_killer(ply, mv) {
+            } else if sq == k0 || sq == k1 {
                 KILLER
             } else {
-                self.history[Self::slot(side, mv)]
+                history[sq as usize]
             };
             scores.push(s);
         }
@@ -87,9 +97,10 @@ impl Ordering {
             return;
         }
         let k = &mut self.killers[ply];
-        if !k[0].is_some_and(|x| x.same_effect(mv)) {
+        let sq = squares(mv);
+        if k[0] != sq {
             k[1] = k[0];
-            k[0] = Some(*mv);
+            k[0] = sq;
         }
         let bonus = (depth * depth).min(400) * 8;
         self.update(side, mv, bonus);
@@ -111,7 +122,7 @@ impl Ordering {
     #[inline]
     pub(crate) fn clear_killers(&mut self, ply: usize) {
         if ply < MAX_PLY {
-            self.killers[ply + 1] = [None; 2];
+            self.killers[ply + 1] = [0; 2];
         }
     }
 }

@@ -92,9 +92,13 @@ fn soon(c: &DrawCounters) -> DrawCounters {
 /// Every counter rule fires once a counter reaches a threshold, so a rule that has not fired at
 /// the higher counters of `soon` has not fired now either; only near a rule is the exact check
 /// made (and the counters mixed into the key).
+///
+/// Without a king on the board no rule can fire, now or later with these counters: every rule
+/// needs a king, and a king appears only by crowning, which restarts the counts. That skips the
+/// rule check in most of the middlegame.
 #[inline]
 pub(crate) fn node_rules<R: Rules>(pos: &Position, c: &DrawCounters) -> NodeRules {
-    if R::draw_rule(&soon(c), pos).is_none() {
+    if pos.kings() == 0 || R::draw_rule(&soon(c), pos).is_none() {
         debug_assert!(R::draw_rule(c, pos).is_none());
         return NodeRules {
             drawn: false,

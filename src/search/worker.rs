@@ -8,7 +8,7 @@ use super::threads::Shared;
 use super::tree::{self, KeyStack};
 use super::Score;
 use crate::eval::evaluate_for;
-use crate::movegen::{generate, has_capture, Counting};
+use crate::movegen::{generate, generate_captures, has_capture, Counting};
 use crate::moves::Move;
 use crate::position::Position;
 use crate::tt::{move_code, Bound};
@@ -160,7 +160,13 @@ impl<'a, R: Rules> Worker<'a, R> {
         if moves.len() == 1 && (ply as i32) < 2 * self.root_depth {
             depth += 1;
         }
-        self.order.score(pos, &moves, hash_move, ply, &mut scores);
+        if moves.len() > 1 {
+            self.order.score(pos, &moves, hash_move, ply, &mut scores);
+        } else {
+            // One move: `pick` needs a score, and the order is already known.
+            scores.clear();
+            scores.push(0);
+        }
         self.order.clear_killers(ply);
 
         let original_alpha = alpha;
@@ -315,11 +321,19 @@ impl<'a, R: Rules> Worker<'a, R> {
         }
         let mut moves = std::mem::take(&mut self.moves[ply]);
         let mut scores = std::mem::take(&mut self.scores[ply]);
-        generate::<R>(pos, &mut moves, Counting::Unique);
-        self.order.score(pos, &moves, 0, ply, &mut scores);
+        generate_captures::<R>(pos, &mut moves, Counting::Unique);
+        // Often there is one capture: nothing to order.
+        let n = moves.len();
+        if n > 1 {
+            self.order.score(pos, &moves, 0, ply, &mut scores);
+        }
         let mut best = -INF;
-        for i in 0..moves.len() {
-            let mv = pick(&mut moves, &mut scores, i);
+        for i in 0..n {
+            let mv = if n > 1 {
+                pick(&mut moves, &mut scores, i)
+            } else {
+                moves[i]
+            };
             let child = pos.play(&mv);
             let score = -self.quiesce(&child, -beta, -alpha, ply + 1);
             if self.stopped {
