@@ -117,8 +117,14 @@ pub(crate) fn walk_pieces<R: Rules, S: Side, K: Sink>(
 /// Walks every capture of the side `S` to move on `b`.
 #[inline]
 pub(crate) fn walk_captures<R: Rules, S: Side, K: Sink>(b: &Board, sink: &mut K) {
-    let men = men_that_capture::<R, S>(b.us & !b.kings, b.them, b.empty());
-    let kings = b.us & b.kings;
+    let empty = b.empty();
+    let men = men_that_capture::<R, S>(b.us & !b.kings, b.them, empty);
+    let mut kings = b.us & b.kings;
+    // One test over all kings at once is cheaper than walking each king's rays for nothing,
+    // which is the usual case.
+    if kings != 0 && !kings_can_capture::<R>(kings, b.them, empty) {
+        kings = 0;
+    }
     if men | kings != 0 {
         walk_pieces::<R, S, K>(b, men, kings, sink);
     }
