@@ -436,9 +436,10 @@ fn side_terms<R: Rules, T: TermSink>(
     own_material
 }
 
-/// Material too thin for either side to force a win: scored as a draw when no capture is
-/// pending. Russian (flying kings): one or two pieces with a king against a lone king (the
-/// 7.2.8 ending); English: a lone king against a lone king.
+/// Material too thin for either side to win in general, which the evaluation scores 0.
+/// Russian (flying kings): one or two pieces with a king against a lone king (the 7.2.8
+/// ending); English: a lone king against a lone king. Only the static score is a draw: the
+/// search still plays these endings out, since a lone king caught in a corner is lost.
 pub fn dead_draw<R: Rules>(pos: &Position) -> bool {
     let pieces = pos.piece_count();
     if pieces > 3 || pos.kings() == 0 {

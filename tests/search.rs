@@ -59,14 +59,32 @@ fn repetition_against_the_game_history_is_a_draw() {
 
 #[test]
 fn dead_drawn_material_scores_zero() {
+    // Two kings cannot catch a russian king that holds the main road (d4 here), and one
+    // english king cannot catch another sitting in the double corner.
     for (variant, fen) in [
-        (Variant::Russian, "W:WK29,K30:BK4"),
-        (Variant::English, "W:WK14:BK3"),
+        (Variant::Russian, "W:WK1,K2:BK18"),
+        (Variant::English, "W:WK14:BK1"),
     ] {
         let game = Game::from_fen(variant, fen).unwrap();
         let (out, _) = search(&game, depth(10), small());
         assert_eq!(out.score, Score::ZERO, "{fen}");
     }
+}
+
+#[test]
+fn thin_material_is_searched_not_assumed_drawn() {
+    // Two kings against one are usually a draw, but with the lone king in the h8 corner and
+    // a1 holding the main road, any move of the c1 king leaves black in zugzwang: its only
+    // moves are onto the main road, where the a1 king takes it. Material alone is no draw.
+    let game = Game::from_fen(Variant::Russian, "W:WK29,K30:BK4").unwrap();
+    let (out, _) = search(&game, depth(6), small());
+    assert!(out.score.0 > Score::WIN_THRESHOLD, "{:?}", out.score);
+    assert_eq!(out.best.map(|m| m.from().number()), Some(30));
+    // One english king can catch another that stands next to the single corner, by driving it
+    // into the corner and taking the opposition (14-10 3-8 10-7 8-3 7-11 3-8 11x4).
+    let game = Game::from_fen(Variant::English, "W:WK14:BK3").unwrap();
+    let (out, _) = search(&game, depth(10), small());
+    assert!(out.score.0 > Score::WIN_THRESHOLD, "{:?}", out.score);
 }
 
 #[test]

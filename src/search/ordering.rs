@@ -67,7 +67,11 @@ impl Ordering {
         let history = &self.history[pos.side().index() * 1024..][..1024];
         let [k0, k1] = self.killers[ply];
         // The code's square bits first: most moves differ there, and they cost no multiply.
-        let hash_squares = if hash_move == 0 { u16::MAX } else { hash_move & 0x7FF };
+        let hash_squares = if hash_move == 0 {
+            u16::MAX
+        } else {
+            hash_move & 0x7FF
+        };
         for mv in moves {
             let sq = squares(mv);
             let code_squares = 1 | (mv.from().index() as u16) << 1 | (mv.to().index() as u16) << 6;

@@ -1,11 +1,8 @@
 //! What the search needs to know about a node besides its moves: draws in the tree (repetition
-//! against the game history and the search path, the variant's counter rules, dead-drawn
-//! material), whether the side to move can move at all, the transposition key that includes the
+//! against the game history and the search path, the variant's counter rules), whether the side to move can move at all, the transposition key that includes the
 //! draw counters when they matter, and the conversion of decisive scores to and from the table.
 
 use super::Score;
-use crate::eval;
-use crate::movegen::has_capture;
 pub(crate) use crate::movegen::{has_legal_move, has_quiet_move};
 use crate::position::Position;
 use crate::variant::{DrawCounters, Rules};
@@ -56,14 +53,6 @@ impl KeyStack {
         }
         false
     }
-}
-
-/// Dead-drawn material with no capture pending for either side.
-#[inline]
-pub(crate) fn dead_drawn<R: Rules>(pos: &Position) -> bool {
-    eval::dead_draw::<R>(pos)
-        && !has_capture::<R>(pos)
-        && !has_capture::<R>(&pos.with_side(pos.side().opponent()))
 }
 
 /// What the counter rules say about a node, computed once per node: whether one has drawn it,

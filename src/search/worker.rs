@@ -109,9 +109,6 @@ impl<'a, R: Rules> Worker<'a, R> {
                 Score::loss_in(ply as u32).0
             };
         }
-        if tree::dead_drawn::<R>(pos) {
-            return 0;
-        }
         if depth <= 0 {
             return self.quiesce(pos, alpha, beta, ply);
         }
