@@ -1,6 +1,7 @@
 //! What the search needs to know about a node besides its moves: draws in the tree (repetition
-//! against the game history and the search path, the variant's counter rules), whether the side to move can move at all, the transposition key that includes the
-//! draw counters when they matter, and the conversion of decisive scores to and from the table.
+//! against the game history and the search path, the variant's counter rules), whether the side
+//! to move can move at all, the transposition key that includes the draw counters when they
+//! matter, and the conversion of decisive scores to and from the table.
 
 use super::Score;
 pub(crate) use crate::movegen::{has_legal_move, has_quiet_move};
