@@ -137,10 +137,10 @@ pub(crate) fn pick(moves: &mut [Move], scores: &mut [i32], i: usize) -> Move {
     debug_assert!(i < moves.len() && moves.len() == scores.len());
     let mut best = i;
     let mut best_score = scores[i];
-    for (j, &s) in scores.iter().enumerate().skip(i + 1) {
+    for (j, &s) in scores[i + 1..].iter().enumerate() {
         if s > best_score {
             best_score = s;
-            best = j;
+            best = i + 1 + j;
         }
     }
     if best != i {

@@ -110,7 +110,7 @@ impl<'a, R: Rules> Worker<'a, R> {
             };
         }
         if depth <= 0 {
-            return self.quiesce(pos, alpha, beta, ply);
+            return self.quiesce(pos, alpha, beta, ply, pv_node);
         }
         self.visit(ply);
         if self.stopped {
@@ -300,8 +300,16 @@ impl<'a, R: Rules> Worker<'a, R> {
     }
 
     /// Quiescence: with a capture pending, every capture is played out (no standing pat, since
-    /// the capture is compulsory); without one, the static evaluation.
-    pub(crate) fn quiesce(&mut self, pos: &Position, mut alpha: i32, beta: i32, ply: usize) -> i32 {
+    /// the capture is compulsory); without one, the static evaluation. Only on the principal
+    /// variation (`pv_node`) are the lines kept.
+    pub(crate) fn quiesce(
+        &mut self,
+        pos: &Position,
+        mut alpha: i32,
+        beta: i32,
+        ply: usize,
+        pv_node: bool,
+    ) -> i32 {
         self.visit(ply);
         self.pv[ply].clear();
         if self.stopped {
@@ -332,14 +340,16 @@ impl<'a, R: Rules> Worker<'a, R> {
                 moves[i]
             };
             let child = pos.play(&mv);
-            let score = -self.quiesce(&child, -beta, -alpha, ply + 1);
+            let score = -self.quiesce(&child, -beta, -alpha, ply + 1, pv_node);
             if self.stopped {
                 break;
             }
             if score > best {
                 best = score;
                 if score > alpha {
-                    self.update_pv(ply, mv);
+                    if pv_node {
+                        self.update_pv(ply, mv);
+                    }
                     if score >= beta {
                         break;
                     }
