@@ -75,6 +75,24 @@ enum Command {
     // --- end tools ---
 }
 
+/// The command-line tools end quietly when their reader goes away (`crownhead bench | head`), as
+/// Unix tools do, instead of panicking on the failed write: Rust ignores SIGPIPE unless told.
+/// The protocol loop keeps ignoring it and ends on the write error instead.
+fn quiet_on_closed_pipe() {
+    #[cfg(unix)]
+    {
+        extern "C" {
+            fn signal(signum: i32, handler: usize) -> usize;
+        }
+        const SIGPIPE: i32 = 13;
+        const SIG_DFL: usize = 0;
+        // SAFETY: restoring the default action of one signal, before any thread is started.
+        unsafe {
+            signal(SIGPIPE, SIG_DFL);
+        }
+    }
+}
+
 fn main() -> ExitCode {
     env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("off")).init();
     // Protocol dispatch, before clap: `crownhead` alone reads the protocol on stdin (the first
@@ -94,6 +112,7 @@ fn main() -> ExitCode {
         Some(_) => {}
     }
     // End of protocol dispatch.
+    quiet_on_closed_pipe();
     let cli = Cli::parse();
     let result = match cli.command {
         None => {
