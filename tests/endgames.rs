@@ -67,14 +67,14 @@ fn not_won(variant: Variant, cases: &[(&str, u32)], depth: u32) -> Vec<String> {
 fn english_two_kings_beat_one_within_the_forty_move_rule() {
     let cases = [
         // (FEN, plies of the shortest forced win)
-        ("B:WK31,K32:BK5", 34),  // lone king in the double corner a7, strong kings on e1, g1
-        ("B:WK20,K28:BK1", 34),  // lone king in the double corner b8
-        ("B:WK3,K4:BK28", 34),   // lone king in the other double corner h2
+        ("B:WK31,K32:BK5", 34), // lone king in the double corner a7, strong kings on e1, g1
+        ("B:WK20,K28:BK1", 34), // lone king in the double corner b8
+        ("B:WK3,K4:BK28", 34),  // lone king in the other double corner h2
         ("B:WK21,K29:BK32", 34), // lone king in the double corner g1
-        ("W:WK1,K2:BK32", 33),   // the strong side to move
+        ("W:WK1,K2:BK32", 33),  // the strong side to move
         ("B:WK29,K30:BK15", 34), // lone king in the centre
-        ("W:WK1:BK31,K32", 30),  // colours swapped: Black's kings against White's in b8
-        ("W:WK5:BK20,K28", 30),  // colours swapped: White's lone king in a7
+        ("W:WK1:BK31,K32", 30), // colours swapped: Black's kings against White's in b8
+        ("W:WK5:BK20,K28", 30), // colours swapped: White's lone king in a7
     ];
     let failures = not_won(Variant::English, &cases, 10);
     assert!(failures.is_empty(), "not won: {failures:#?}");

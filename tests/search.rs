@@ -78,8 +78,15 @@ fn a_repetition_forced_inside_the_tree_is_a_draw() {
         let stat = crownhead::evaluate(Variant::English, game.position());
         assert!(sign * stat >= 100, "{side} to move: static {stat}");
         let (out, infos) = search(&game, depth(12), small());
-        let first = infos.iter().find(|i| i.depth == 1).expect("depth 1 reported");
-        assert!(sign * first.score.0 >= 50, "{side}: depth 1 {:?}", first.score);
+        let first = infos
+            .iter()
+            .find(|i| i.depth == 1)
+            .expect("depth 1 reported");
+        assert!(
+            sign * first.score.0 >= 50,
+            "{side}: depth 1 {:?}",
+            first.score
+        );
         assert_eq!((out.depth, out.score), (12, Score::ZERO), "{side} to move");
         assert_legal_pvs(&game, &infos);
     }
