@@ -1,4 +1,5 @@
-//! End-to-end tests of the search through its public interface: draws in the tree, mate
+//! End-to-end tests of the search through its public interface: draws in the tree (repetitions
+//! against the game history and inside the tree, counter rules, dead-drawn material), mate
 //! distances, reproducibility, multi-PV, threads, and limits kept.
 
 use crownhead::{
@@ -55,6 +56,40 @@ fn repetition_against_the_game_history_is_a_draw() {
     assert_eq!(out.score, Score::ZERO);
     assert_eq!(out.best.map(|m| m.to().number()), Some(6));
     assert_legal_pvs(&game, &infos);
+}
+
+#[test]
+fn a_repetition_forced_inside_the_tree_is_a_draw() {
+    // English, a closed position built by hand. Every man is locked: its forward squares are
+    // taken and every jump would land on a taken square (black men 10, 12-18, 20 against white
+    // men 19, 21-27). Black's king is walled into the double corner 28/32 (its jumps over 24 and
+    // 27 would land on 19 and 23), so Black's only moves are 32-28 and back; White's king can
+    // only wander over 1-9 and 11. No capture or man move can ever happen, so the material
+    // never changes and nobody can lose: a draw by repetition (the 40-move rule is 80 plies
+    // away), although Black is a man up. `scripts/reachable_moves.py english FEN` (pydraughts)
+    // confirms it: 20 reachable positions, no capture, Black's moves only 28-32 and 32-28.
+    // With White to move (a man down), White repeats; with Black to move, Black cannot avoid
+    // it. The search must see the repetition in its tree and score exactly 0; its first
+    // iteration is too shallow for that and gives the material.
+    let fen = "WK7,19,21,22,23,24,25,26,27:BK32,10,12,13,14,15,16,17,18,20";
+    for (side, behind) in [("W", true), ("B", false)] {
+        let game = Game::from_fen(Variant::English, &format!("{side}:{fen}")).unwrap();
+        let sign = if behind { -1 } else { 1 };
+        let stat = crownhead::evaluate(Variant::English, game.position());
+        assert!(sign * stat >= 100, "{side} to move: static {stat}");
+        let (out, infos) = search(&game, depth(12), small());
+        let first = infos
+            .iter()
+            .find(|i| i.depth == 1)
+            .expect("depth 1 reported");
+        assert!(
+            sign * first.score.0 >= 50,
+            "{side}: depth 1 {:?}",
+            first.score
+        );
+        assert_eq!((out.depth, out.score), (12, Score::ZERO), "{side} to move");
+        assert_legal_pvs(&game, &infos);
+    }
 }
 
 #[test]
