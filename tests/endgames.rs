@@ -96,14 +96,10 @@ fn russian_three_kings_beat_one_within_the_horizon() {
 
 /// Russian: three kings against one with a strong king on the main road and the lone king off
 /// it, won by theory within the 15-move rule (7.2.4), by Petrov's triangle or by a finish that
-/// gives up kings for a won "two kings against one". The engine does not convert these yet, at
-/// depth 12 nor (tried on the third case) at depth 18: its tree scores every russian ending of
-/// two pieces against a lone king as a dead draw (`eval::dead_draw`), so each winning finish
-/// looks like a draw. With that shortcut disabled for russian (an experiment, not committed) all
-/// seven were won at depth 12, in about 8 s together. Run with
-/// `cargo test --release --test endgames -- --ignored`.
+/// gives up kings for a won "two kings against one". The engine used to draw all of these: its
+/// tree scored every russian ending of two pieces against a lone king as a dead draw, so each
+/// winning finish looked like a draw.
 #[test]
-#[ignore = "known gap: russian two kings against a lone king is scored a dead draw in the tree"]
 fn russian_three_kings_beat_one_within_the_fifteen_move_rule() {
     let cases = [
         ("W:WK8,K21,K31:BK19", 5), // 31-26 19x30 8-12: two kings against one, and it is lost
