@@ -66,9 +66,14 @@ impl<R: Rules> Worker<'_, R> {
         let mut completed: Vec<Line> = vec![lines[0].clone()];
         let mut completed_depth = 0;
         let mut instability = 0.0f64;
-        // Helpers on odd ids run one ply ahead of the main thread.
-        let first = 1 + (self.id % 2) as i32;
-        for depth in first..=setup.max_depth {
+        // Helpers on odd ids start one ply ahead of the main thread; then each thread takes
+        // the next depth nobody is searching (see `Shared::next_depth`).
+        let mut depth = (self.id % 2) as i32;
+        loop {
+            depth = self.shared.next_depth(self.id, depth, setup.max_depth);
+            if depth > setup.max_depth {
+                break;
+            }
             self.root_depth = depth;
             self.seldepth = 0;
             for pv_idx in 0..multipv {
