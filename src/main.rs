@@ -77,7 +77,8 @@ enum Command {
 
 /// The command-line tools end quietly when their reader goes away (`crownhead bench | head`), as
 /// Unix tools do, instead of panicking on the failed write: Rust ignores SIGPIPE unless told.
-/// The protocol loop keeps ignoring it and ends on the write error instead.
+/// The protocol loop and `match` (which talks to engines over pipes) keep ignoring it and
+/// handle the write error instead.
 fn quiet_on_closed_pipe() {
     #[cfg(unix)]
     {
@@ -112,8 +113,11 @@ fn main() -> ExitCode {
         Some(_) => {}
     }
     // End of protocol dispatch.
-    quiet_on_closed_pipe();
     let cli = Cli::parse();
+    // Not for `match`: it writes to engines over pipes and must see their end as an error.
+    if !matches!(cli.command, Some(Command::Match(_)) | None) {
+        quiet_on_closed_pipe();
+    }
     let result = match cli.command {
         None => {
             crownhead::protocol::run_stdio(None);
