@@ -247,7 +247,10 @@ fn every_bad_line_gets_one_error_and_changes_nothing() {
         "go nodes 0",
         "go wtime abc",
         "go movestogo 0",
-        "go searchmoves c3-d4",
+        "go searchmoves e3-e4",
+        "go searchmoves",
+        "go searchmoves c3-d4 zz",
+        "go mate 0",
         "position",
         "position nonsense",
         "position startpos c3-d4",
@@ -298,6 +301,45 @@ fn every_bad_line_gets_one_error_and_changes_nothing() {
     assert!(lines.contains(&"Variant: russian".to_string()));
     e.send("go depth 1");
     e.expect_prefix("bestmove ");
+    e.finish();
+}
+
+#[test]
+fn searchmoves_restricts_the_root_and_mate_ends_at_the_win() {
+    let mut e = Engine::start(&[]);
+    // Of the seven first moves only two are allowed; every reported line starts with one.
+    e.send("position startpos");
+    e.send("go depth 6 searchmoves a3-b4 g3-h4");
+    let lines = e.until(|l| l.starts_with("bestmove "));
+    for l in &lines {
+        let first = l
+            .split(" pv ")
+            .nth(1)
+            .or_else(|| l.strip_prefix("bestmove "));
+        let first = first.and_then(|m| m.split(' ').next());
+        assert!(matches!(first, Some("a3-b4" | "g3-h4")), "{l}");
+    }
+    // Two kings against one, won by zugzwang in two moves (c1 moves, h8 must step onto the
+    // main road, a1 takes): `go mate 2` finds it and stops there, and `searchmoves` with only
+    // the losing a1 king's moves gets no mate.
+    e.send("position fen W:WK29,K30:BK4");
+    e.send("go mate 2");
+    let lines = e.until(|l| l.starts_with("bestmove "));
+    assert!(
+        lines.iter().any(|l| l.contains(" score mate 2 ")),
+        "{lines:#?}"
+    );
+    assert!(lines.last().is_some_and(|l| l.starts_with("bestmove c1-")));
+    e.send("go mate 2 searchmoves a1-b2");
+    let lines = e.until(|l| l.starts_with("bestmove "));
+    assert!(
+        !lines.iter().any(|l| l.contains(" score mate ")),
+        "{lines:#?}"
+    );
+    assert_eq!(
+        lines.last().map(String::as_str),
+        Some("bestmove a1-b2 ponder h8:a1")
+    );
     e.finish();
 }
 

@@ -241,6 +241,7 @@ impl Hub {
             movetime: l.move_time.map(secs),
             clock: None,
             infinite: l.infinite,
+            ..Limits::default()
         };
         if let Some(t) = l.time {
             // Hub adds the increment before the move; Clock counts it after, so it is added here.

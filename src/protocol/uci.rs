@@ -60,6 +60,22 @@ fn millis(what: &str, text: Option<&str>) -> Result<Duration, ProtocolError> {
     Ok(Duration::from_millis(n.max(0) as u64))
 }
 
+/// The words that start an argument of `go` (and so end a `searchmoves` list).
+const GO_KEYWORDS: [&str; 12] = [
+    "wtime",
+    "btime",
+    "winc",
+    "binc",
+    "movestogo",
+    "depth",
+    "nodes",
+    "movetime",
+    "infinite",
+    "ponder",
+    "mate",
+    "searchmoves",
+];
+
 impl Uci {
     /// A fresh dialect state.
     pub fn new() -> Uci {
@@ -194,6 +210,28 @@ impl Uci {
                 "ponder" => {
                     ponder = true;
                     i -= 1;
+                }
+                "mate" => limits.mate = Some(number(key, value, 1u32, MAX_DEPTH / 2)?),
+                "searchmoves" => {
+                    // Every word up to the next keyword of `go` is a root move.
+                    i -= 1;
+                    let pos = engine.game.position();
+                    while i < args.len() && !GO_KEYWORDS.contains(&args[i]) {
+                        let mv = crate::parse_move(args[i], pos, engine.settings.variant).map_err(
+                            |error| ProtocolError::Move {
+                                index: limits.searchmoves.len() + 1,
+                                error,
+                            },
+                        )?;
+                        limits.searchmoves.push(mv);
+                        i += 1;
+                    }
+                    if limits.searchmoves.is_empty() {
+                        return Err(ProtocolError::Missing {
+                            command: "go searchmoves".into(),
+                            what: "a move".into(),
+                        });
+                    }
                 }
                 _ => {
                     return Err(ProtocolError::UnexpectedArgument {

@@ -45,6 +45,10 @@ impl<R: Rules> Worker<'_, R> {
         let root = &setup.root;
         let mut moves = Vec::new();
         generate::<R>(root, &mut moves, Counting::Unique);
+        let only = &setup.limits.searchmoves;
+        if !only.is_empty() {
+            moves.retain(|m| only.iter().any(|o| o.same_effect(m)));
+        }
         if moves.is_empty() {
             return (Vec::new(), 0);
         }
@@ -145,6 +149,15 @@ impl<R: Rules> Worker<'_, R> {
         let control = self.shared.control;
         if control.stopped() {
             return true;
+        }
+        // `go mate N`: a win within N moves ends the search.
+        if let Some(n) = setup.limits.mate {
+            if Score(lines[0].score)
+                .mate_moves()
+                .is_some_and(|m| m > 0 && m <= n as i32)
+            {
+                return true;
+            }
         }
         let holding = setup.limits.infinite || control.pondering();
         let mut time = self.shared.time.lock().expect("time manager lock");

@@ -1,5 +1,6 @@
 //! `Limits`: what bounds one search (depth, nodes, time per move, a clock, or nothing).
 
+use crate::moves::Move;
 use std::time::Duration;
 
 /// A side's clock as a GUI or match runner reports it.
@@ -27,4 +28,24 @@ pub struct Limits {
     pub clock: Option<Clock>,
     /// Search until stopped.
     pub infinite: bool,
+    /// Search only these root moves (compared by effect); empty means every legal move.
+    pub searchmoves: Vec<Move>,
+    /// Look for a win within this many moves of the side to move: search to the depth that
+    /// can see one (unless `depth` is lower) and end as soon as one is found.
+    pub mate: Option<u32>,
+}
+
+impl Limits {
+    /// The deepest iteration these limits allow, if they set one: `depth`, or for `mate` the
+    /// plies a win in that many moves takes (the last move leaves the loser without a move,
+    /// which the node after it sees).
+    pub fn depth_bound(&self) -> Option<u32> {
+        let mate_plies = self
+            .mate
+            .map(|m| m.saturating_mul(2).saturating_sub(1).max(1));
+        match (self.depth, mate_plies) {
+            (Some(d), Some(m)) => Some(d.min(m)),
+            (d, m) => d.or(m),
+        }
+    }
 }

@@ -114,7 +114,7 @@ pub(crate) fn run<R: Rules>(
     let time = TimeManager::new(limits, options.move_overhead_ms, control.pondering());
     let bounded = limits.nodes.is_some() || time.timed() || limits.infinite;
     let max_depth = limits
-        .depth
+        .depth_bound()
         .unwrap_or(if bounded { MAX_DEPTH } else { DEFAULT_DEPTH })
         .clamp(1, MAX_DEPTH);
     let shared = Shared {
