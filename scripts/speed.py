@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import re
+import resource
 import statistics
 import subprocess
 import sys
@@ -25,15 +26,24 @@ import time
 TOTAL = re.compile(r"^Nodes: (\d+)\s+NPS: (\d+)")
 
 
-def bench(binary: str, args: list[str]) -> tuple[int, int, float]:
-    """Runs the bench; returns (nodes, nps, search seconds). The bench times its searches only
-    (not the table clears between positions), so nodes / nps is that search time."""
+def cpu_seconds() -> float:
+    r = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return r.ru_utime + r.ru_stime
+
+
+def bench(binary: str, args: list[str]) -> tuple[int, int, float, float]:
+    """Runs the bench; returns (nodes, nps, search seconds, CPU seconds). The bench times its
+    searches only (not the table clears between positions), so nodes / nps is that search time.
+    The CPU seconds are the whole process's, clears included; on a virtual machine whose host is
+    busy (steal time) they vary less than the wall clock."""
+    before = cpu_seconds()
     out = subprocess.run([binary, "bench", *args], capture_output=True, text=True, check=True)
+    cpu = cpu_seconds() - before
     for line in out.stdout.splitlines():
         t = TOTAL.match(line)
         if t:
             nodes, nps = int(t.group(1)), int(t.group(2))
-            return nodes, nps, nodes / max(nps, 1)
+            return nodes, nps, nodes / max(nps, 1), cpu
     sys.exit(f"no 'Nodes:' line in the bench output:\n{out.stdout}")
 
 
@@ -60,6 +70,9 @@ def main() -> None:
               f"{'' if len(signatures) == 1 else '  (NOT REPRODUCIBLE)'}")
         print(f"bench: median {statistics.median(nps) / 1e6:.2f} Mnps over {a.runs} runs "
               f"(range {min(nps) / 1e6:.2f}-{max(nps) / 1e6:.2f})")
+        per_cpu = [r[0] / r[3] for r in runs]
+        print(f"bench: median {statistics.median(per_cpu) / 1e6:.2f} M nodes per CPU second "
+              f"(range {min(per_cpu) / 1e6:.2f}-{max(per_cpu) / 1e6:.2f}; table clears included)")
 
     if "threads" in what:
         one, two = [], []
