@@ -117,9 +117,16 @@ fn thin_material_is_searched_not_assumed_drawn() {
     assert_eq!(out.best.map(|m| m.from().number()), Some(30));
     // One english king can catch another that stands next to the single corner, by driving it
     // into the corner and taking the opposition (14-10 3-8 10-7 8-3 7-11 3-8 11x4).
+    // `scripts/forced_win.py english W:WK14:BK3 9` (pydraughts): 14-10 and 14-18 win in 7
+    // plies, 14-9 and 14-17 do not win within 9.
     let game = Game::from_fen(Variant::English, "W:WK14:BK3").unwrap();
     let (out, _) = search(&game, depth(10), small());
     assert!(out.score.0 > Score::WIN_THRESHOLD, "{:?}", out.score);
+    assert_eq!(out.score.mate_moves(), Some(4));
+    assert!(matches!(
+        out.best.map(|m| m.to().number()),
+        Some(10) | Some(18)
+    ));
 }
 
 #[test]
