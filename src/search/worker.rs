@@ -8,7 +8,7 @@ use super::threads::Shared;
 use super::tree::{self, KeyStack};
 use super::Score;
 use crate::eval::evaluate_for;
-use crate::movegen::{generate, generate_captures, has_capture, Counting};
+use crate::movegen::{has_capture, search_captures, search_moves};
 use crate::moves::Move;
 use crate::position::Position;
 use crate::tt::{move_code, Bound};
@@ -147,7 +147,7 @@ impl<'a, R: Rules> Worker<'a, R> {
 
         let mut moves = std::mem::take(&mut self.moves[ply]);
         let mut scores = std::mem::take(&mut self.scores[ply]);
-        generate::<R>(pos, &mut moves, Counting::Unique);
+        search_moves::<R>(pos, &mut moves);
         if moves.is_empty() {
             self.moves[ply] = moves;
             self.scores[ply] = scores;
@@ -326,7 +326,7 @@ impl<'a, R: Rules> Worker<'a, R> {
         }
         let mut moves = std::mem::take(&mut self.moves[ply]);
         let mut scores = std::mem::take(&mut self.scores[ply]);
-        generate_captures::<R>(pos, &mut moves, Counting::Unique);
+        search_captures::<R>(pos, &mut moves);
         // Often there is one capture: nothing to order.
         let n = moves.len();
         if n > 1 {
