@@ -26,6 +26,9 @@ pub(crate) struct Worker<'a, R: Rules> {
     pub(crate) nodes: u64,
     /// Stop at this many nodes (exact for one thread, so fixed-node searches repeat exactly).
     pub(crate) node_limit: u64,
+    /// The next node count at which `visit` must look at the limit or the clock: the lower of
+    /// `node_limit` and the next multiple of `POLL_MASK + 1`. One comparison per node.
+    next_check: u64,
     pub(crate) seldepth: usize,
     pub(crate) stopped: bool,
     /// The nominal depth of the current iteration (bounds the extensions).
@@ -46,6 +49,7 @@ impl<'a, R: Rules> Worker<'a, R> {
             id,
             nodes: 0,
             node_limit,
+            next_check: node_limit.min(POLL_MASK + 1),
             seldepth: 0,
             stopped: false,
             root_depth: 1,
@@ -65,12 +69,23 @@ impl<'a, R: Rules> Worker<'a, R> {
         if ply > self.seldepth {
             self.seldepth = ply;
         }
+        if self.nodes >= self.next_check {
+            self.check();
+        }
+    }
+
+    /// The rare part of `visit`: the node limit, and every `POLL_MASK + 1` nodes the stop flag
+    /// and the clock.
+    #[cold]
+    #[inline(never)]
+    fn check(&mut self) {
         if self.nodes >= self.node_limit {
             self.stopped = true;
         }
         if self.nodes & POLL_MASK == 0 && self.shared.poll(self.id, self.nodes) {
             self.stopped = true;
         }
+        self.next_check = self.node_limit.min((self.nodes | POLL_MASK) + 1);
     }
 
     /// Sets `pv[ply]` to `mv` followed by `pv[ply + 1]`.
