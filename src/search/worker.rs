@@ -340,20 +340,26 @@ impl<'a, R: Rules> Worker<'a, R> {
             return evaluate_for::<R>(pos);
         }
         let mut moves = std::mem::take(&mut self.moves[ply]);
-        let mut scores = std::mem::take(&mut self.scores[ply]);
         search_captures::<R>(pos, &mut moves);
-        // Often there is one capture: nothing to order.
+        // Often there is one capture: nothing to order, and the list can go back at once.
         let n = moves.len();
-        if n > 1 {
-            self.order.score(pos, &moves, 0, ply, &mut scores);
+        if n == 1 {
+            let mv = moves[0];
+            self.moves[ply] = moves;
+            let score = -self.quiesce(&pos.play(&mv), -beta, -alpha, ply + 1, pv_node);
+            if self.stopped {
+                return -INF;
+            }
+            if score > alpha && pv_node {
+                self.update_pv(ply, mv);
+            }
+            return score;
         }
+        let mut scores = std::mem::take(&mut self.scores[ply]);
+        self.order.score(pos, &moves, 0, ply, &mut scores);
         let mut best = -INF;
         for i in 0..n {
-            let mv = if n > 1 {
-                pick(&mut moves, &mut scores, i)
-            } else {
-                moves[i]
-            };
+            let mv = pick(&mut moves, &mut scores, i);
             let child = pos.play(&mv);
             let score = -self.quiesce(&child, -beta, -alpha, ply + 1, pv_node);
             if self.stopped {
