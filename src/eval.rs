@@ -172,6 +172,41 @@ const BACK_RANK_OF: [[Bitboard; 4]; 2] = [
     ],
 ];
 
+/// Where each side's back rank starts in a bitboard: a row is four adjacent bits, so the four
+/// back-rank squares read as one 4-bit pattern.
+const BACK_RANK_SHIFT: [u32; 2] = [
+    OWN_RANK[0][0].trailing_zeros(),
+    OWN_RANK[1][0].trailing_zeros(),
+];
+const _: () = assert!(
+    OWN_RANK[0][0] >> BACK_RANK_SHIFT[0] == 15 && OWN_RANK[1][0] >> BACK_RANK_SHIFT[1] == 15,
+    "a back rank is not four adjacent bits"
+);
+
+/// `GUARD[variant][color][pattern]`: the back-guard term of the men on the back rank whose
+/// 4-bit pattern (see `BACK_RANK_SHIFT`) is `pattern`; one lookup instead of four tests.
+const fn guard_table(w: &Weights, color: usize) -> [i32; 16] {
+    let mut t = [0; 16];
+    let mut p = 0;
+    while p < 16 {
+        let men = (p as Bitboard) << BACK_RANK_SHIFT[color];
+        let mut k = 0;
+        while k < 4 {
+            if men & BACK_RANK_OF[color][k] != 0 {
+                t[p] += w.back_guard[k];
+            }
+            k += 1;
+        }
+        p += 1;
+    }
+    t
+}
+
+static GUARD: [[[i32; 16]; 2]; 2] = [
+    [guard_table(&WEIGHTS[0], 0), guard_table(&WEIGHTS[0], 1)],
+    [guard_table(&WEIGHTS[1], 0), guard_table(&WEIGHTS[1], 1)],
+];
+
 /// The forward cone of a man of `color` on bit `bit`: every square it could walk to, and its own.
 const fn cone(color: usize, bit: u32) -> Bitboard {
     let mut cone = 1u64 << bit;
@@ -358,12 +393,16 @@ fn side_terms<R: Rules, T: TermSink>(
     );
     t.add(2, sign * tempo);
     if opp_men != 0 {
-        let mut guard = 0;
-        for (sq, &weight) in BACK_RANK_OF[c].iter().zip(&w.back_guard) {
-            if men & sq != 0 {
-                guard += weight;
-            }
-        }
+        let guard = GUARD[R::VARIANT as usize][c][(men >> BACK_RANK_SHIFT[c]) as usize & 15];
+        debug_assert_eq!(
+            guard,
+            BACK_RANK_OF[c]
+                .iter()
+                .zip(&w.back_guard)
+                .filter(|(sq, _)| men & **sq != 0)
+                .map(|(_, &weight)| weight)
+                .sum::<i32>()
+        );
         t.add(3, sign * guard);
     }
     let mut placement = (men & CENTRE).count_ones() as i32 * w.centre_man

@@ -84,18 +84,33 @@ pub fn generate<R: Rules>(pos: &Position, out: &mut Vec<Move>, counting: Countin
     out.clear();
     let b = Board::of(pos);
     crate::with_side!(pos.side(), S => {
-        walk_captures::<R, S, _>(&b, &mut MoveSink::new(out, counting == Counting::Unique));
+        walk_captures::<R, S, _>(&b, &mut MoveSink::<true>::new(out, counting == Counting::Unique));
         if out.is_empty() {
             quiet_moves::<R, S>(&b, out);
         }
     });
 }
 
-/// Replaces `out` with the captures of `pos` (empty when there are none).
-pub fn generate_captures<R: Rules>(pos: &Position, out: &mut Vec<Move>, counting: Counting) {
+/// Replaces `out` with the legal moves of `pos` as the search wants them: one per distinct
+/// effect, captures without their landing squares (recording them costs on every jump, and
+/// the search needs only the effect).
+pub(crate) fn search_moves<R: Rules>(pos: &Position, out: &mut Vec<Move>) {
     out.clear();
     let b = Board::of(pos);
-    let mut sink = MoveSink::new(out, counting == Counting::Unique);
+    crate::with_side!(pos.side(), S => {
+        walk_captures::<R, S, _>(&b, &mut MoveSink::<false>::new(out, true));
+        if out.is_empty() {
+            quiet_moves::<R, S>(&b, out);
+        }
+    });
+}
+
+/// Replaces `out` with the captures of `pos` (empty when there are none), one per distinct
+/// effect and without their landing squares, as `search_moves`.
+pub(crate) fn search_captures<R: Rules>(pos: &Position, out: &mut Vec<Move>) {
+    out.clear();
+    let b = Board::of(pos);
+    let mut sink = MoveSink::<false>::new(out, true);
     crate::with_side!(pos.side(), S => walk_captures::<R, S, _>(&b, &mut sink));
 }
 

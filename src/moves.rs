@@ -51,6 +51,25 @@ impl Move {
         }
     }
 
+    /// A capture from `from` to `to` taking `captured`, without its landing squares: enough
+    /// to play it and to compare effects, not to write it out (`landings` gives only `to`).
+    #[inline(always)]
+    pub(crate) fn capture_to(
+        from: Square,
+        to: Square,
+        captured: Bitboard,
+        promotion: bool,
+    ) -> Move {
+        debug_assert!(captured != 0);
+        Move {
+            captured,
+            path: 0,
+            from,
+            to,
+            promotion,
+        }
+    }
+
     /// Where the moving piece starts.
     #[inline(always)]
     pub fn from(&self) -> Square {

@@ -276,15 +276,17 @@ fn king_jumps<R: Rules, K: Sink>(
     found
 }
 
-/// Builds `Move`s, keeping one path per effect when counting `Unique`.
-pub(crate) struct MoveSink<'a> {
+/// Builds `Move`s, keeping one path per effect when counting `Unique`. Without `PATHS` the
+/// moves carry no landing squares: the search reads only a move's effect, and the path of a
+/// move it reports is restored from a full generation (`search::iterate::verified`).
+pub(crate) struct MoveSink<'a, const PATHS: bool> {
     pub out: &'a mut Vec<Move>,
     pub unique: bool,
     from: Square,
     start: usize,
 }
 
-impl<'a> MoveSink<'a> {
+impl<'a, const PATHS: bool> MoveSink<'a, PATHS> {
     pub fn new(out: &'a mut Vec<Move>, unique: bool) -> Self {
         MoveSink {
             out,
@@ -295,8 +297,8 @@ impl<'a> MoveSink<'a> {
     }
 }
 
-impl Sink for MoveSink<'_> {
-    const NEEDS_PATH: bool = true;
+impl<const PATHS: bool> Sink for MoveSink<'_, PATHS> {
+    const NEEDS_PATH: bool = PATHS;
 
     #[inline(always)]
     fn begin_piece(&mut self, from: Bitboard, _king: bool) {
@@ -305,9 +307,13 @@ impl Sink for MoveSink<'_> {
     }
 
     #[inline(always)]
-    fn leaf(&mut self, landings: &[Square], _to: Bitboard, captured: Bitboard, promotion: bool) {
-        self.out
-            .push(Move::capture(self.from, landings, captured, promotion));
+    fn leaf(&mut self, landings: &[Square], to: Bitboard, captured: Bitboard, promotion: bool) {
+        let mv = if PATHS {
+            Move::capture(self.from, landings, captured, promotion)
+        } else {
+            Move::capture_to(self.from, Square::from_bit(to), captured, promotion)
+        };
+        self.out.push(mv);
     }
 
     #[inline(always)]

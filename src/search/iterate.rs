@@ -296,18 +296,20 @@ impl<R: Rules> Worker<'_, R> {
     }
 }
 
-/// The longest prefix of `pv` that is legal from `root`, played move by move.
+/// The longest prefix of `pv` that is legal from `root`, played move by move, each move as the
+/// full generator gives it: the tree's moves carry no capture paths, and a reported line needs
+/// them.
 pub(crate) fn verified<R: Rules>(root: &Position, pv: &[Move]) -> Vec<Move> {
     let mut pos = *root;
     let mut legal = Vec::new();
     let mut out = Vec::with_capacity(pv.len());
     for mv in pv {
         generate::<R>(&pos, &mut legal, Counting::Unique);
-        if !legal.iter().any(|m| m.same_effect(mv)) {
+        let Some(full) = legal.iter().find(|m| m.same_effect(mv)) else {
             break;
-        }
-        out.push(*mv);
-        pos = pos.play(mv);
+        };
+        out.push(*full);
+        pos = pos.play(full);
     }
     out
 }

@@ -72,27 +72,41 @@ impl Ordering {
         } else {
             hash_move & 0x7FF
         };
-        for mv in moves {
-            let sq = squares(mv);
+        let is_hash = |mv: &Move| {
             let code_squares = 1 | (mv.from().index() as u16) << 1 | (mv.to().index() as u16) << 6;
-            let s = if code_squares == hash_squares && move_code(mv) == hash_move {
-                HASH_MOVE
-            } else if mv.is_capture() {
+            code_squares == hash_squares && move_code(mv) == hash_move
+        };
+        // Captures are compulsory, so a list holds only captures or only quiet moves: one test
+        // per list instead of one per move.
+        if moves.first().is_some_and(Move::is_capture) {
+            scores.extend(moves.iter().map(|mv| {
+                if is_hash(mv) {
+                    return HASH_MOVE;
+                }
                 // Kings are worth about three men in both variants' material terms here.
                 let kings = (mv.captured() & pos.kings()).count_ones() as i32;
                 CAPTURE
                     + 256 * mv.capture_count() as i32
                     + 512 * kings
                     + 64 * mv.is_promotion() as i32
-            } else if mv.is_promotion() {
-                PROMOTION
-            } else if sq == k0 || sq == k1 {
-                KILLER
-            } else {
-                history[sq as usize]
-            };
-            scores.push(s);
+            }));
+        } else {
+            scores.extend(moves.iter().map(|mv| {
+                let sq = squares(mv);
+                if is_hash(mv) {
+                    HASH_MOVE
+                } else if mv.is_promotion() {
+                    PROMOTION
+                } else if sq == k0 || sq == k1 {
+                    KILLER
+                } else {
+                    history[sq as usize]
+                }
+            }));
         }
+        debug_assert!(moves
+            .iter()
+            .all(|m| m.is_capture() == moves[0].is_capture()));
     }
 
     /// Records a quiet move that caused a cut at `ply`, and lowers the quiet moves tried before it.

@@ -8,7 +8,7 @@ use super::threads::Shared;
 use super::tree::{self, KeyStack};
 use super::Score;
 use crate::eval::evaluate_for;
-use crate::movegen::{generate, generate_captures, has_capture, Counting};
+use crate::movegen::{has_capture, search_captures, search_moves};
 use crate::moves::Move;
 use crate::position::Position;
 use crate::tt::{move_code, Bound};
@@ -26,6 +26,9 @@ pub(crate) struct Worker<'a, R: Rules> {
     pub(crate) nodes: u64,
     /// Stop at this many nodes (exact for one thread, so fixed-node searches repeat exactly).
     pub(crate) node_limit: u64,
+    /// The next node count at which `visit` must look at the limit or the clock: the lower of
+    /// `node_limit` and the next multiple of `POLL_MASK + 1`. One comparison per node.
+    next_check: u64,
     pub(crate) seldepth: usize,
     pub(crate) stopped: bool,
     /// The nominal depth of the current iteration (bounds the extensions).
@@ -46,6 +49,7 @@ impl<'a, R: Rules> Worker<'a, R> {
             id,
             nodes: 0,
             node_limit,
+            next_check: node_limit.min(POLL_MASK + 1),
             seldepth: 0,
             stopped: false,
             root_depth: 1,
@@ -65,12 +69,23 @@ impl<'a, R: Rules> Worker<'a, R> {
         if ply > self.seldepth {
             self.seldepth = ply;
         }
+        if self.nodes >= self.next_check {
+            self.check();
+        }
+    }
+
+    /// The rare part of `visit`: the node limit, and every `POLL_MASK + 1` nodes the stop flag
+    /// and the clock.
+    #[cold]
+    #[inline(never)]
+    fn check(&mut self) {
         if self.nodes >= self.node_limit {
             self.stopped = true;
         }
         if self.nodes & POLL_MASK == 0 && self.shared.poll(self.id, self.nodes) {
             self.stopped = true;
         }
+        self.next_check = self.node_limit.min((self.nodes | POLL_MASK) + 1);
     }
 
     /// Sets `pv[ply]` to `mv` followed by `pv[ply + 1]`.
@@ -147,7 +162,7 @@ impl<'a, R: Rules> Worker<'a, R> {
 
         let mut moves = std::mem::take(&mut self.moves[ply]);
         let mut scores = std::mem::take(&mut self.scores[ply]);
-        generate::<R>(pos, &mut moves, Counting::Unique);
+        search_moves::<R>(pos, &mut moves);
         if moves.is_empty() {
             self.moves[ply] = moves;
             self.scores[ply] = scores;
@@ -325,20 +340,26 @@ impl<'a, R: Rules> Worker<'a, R> {
             return evaluate_for::<R>(pos);
         }
         let mut moves = std::mem::take(&mut self.moves[ply]);
-        let mut scores = std::mem::take(&mut self.scores[ply]);
-        generate_captures::<R>(pos, &mut moves, Counting::Unique);
-        // Often there is one capture: nothing to order.
+        search_captures::<R>(pos, &mut moves);
+        // Often there is one capture: nothing to order, and the list can go back at once.
         let n = moves.len();
-        if n > 1 {
-            self.order.score(pos, &moves, 0, ply, &mut scores);
+        if n == 1 {
+            let mv = moves[0];
+            self.moves[ply] = moves;
+            let score = -self.quiesce(&pos.play(&mv), -beta, -alpha, ply + 1, pv_node);
+            if self.stopped {
+                return -INF;
+            }
+            if score > alpha && pv_node {
+                self.update_pv(ply, mv);
+            }
+            return score;
         }
+        let mut scores = std::mem::take(&mut self.scores[ply]);
+        self.order.score(pos, &moves, 0, ply, &mut scores);
         let mut best = -INF;
         for i in 0..n {
-            let mv = if n > 1 {
-                pick(&mut moves, &mut scores, i)
-            } else {
-                moves[i]
-            };
+            let mv = pick(&mut moves, &mut scores, i);
             let child = pos.play(&mv);
             let score = -self.quiesce(&child, -beta, -alpha, ply + 1, pv_node);
             if self.stopped {

@@ -59,7 +59,12 @@ pub struct DrawCounters {
 
 /// In an ending where one side has a lone king: the stronger side and the lone king's square.
 /// When both sides have a lone king, White counts as the stronger side.
+#[inline]
 pub fn lone_king_ending(pos: &Position) -> Option<(Color, Bitboard)> {
+    // A lone king is a king: without kings on the board (most of the game) there is none.
+    if pos.kings() == 0 {
+        return None;
+    }
     let lone = |c: Color| pos.pieces(c).count_ones() == 1 && pos.men(c) == 0;
     if lone(Color::Black) {
         Some((Color::White, pos.pieces(Color::Black)))
