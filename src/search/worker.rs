@@ -98,20 +98,23 @@ impl<'a, R: Rules> Worker<'a, R> {
         line.extend_from_slice(&tail[0]);
     }
 
-    /// The alpha-beta search of a non-root node `pos` reached with `counters`.
+    /// The alpha-beta search of a non-root node `pos` reached with `counters`. The draw checks
+    /// and the step into quiescence are inlined into the caller: most nodes are leaves, and they
+    /// should not pay for the frame of a node with moves to search (`interior`).
     #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
     pub(crate) fn search(
         &mut self,
         pos: &Position,
         counters: &DrawCounters,
-        mut alpha: i32,
-        mut beta: i32,
-        mut depth: i32,
+        alpha: i32,
+        beta: i32,
+        depth: i32,
         ply: usize,
         pv_node: bool,
     ) -> i32 {
         self.pv[ply].clear();
-        // Draws in the tree: a repetition, a counter rule, or material nobody can win with.
+        // Draws in the tree: a repetition or a counter rule.
         if self.keys.repeated(pos.key(), counters.quiet_plies) {
             return 0;
         }
@@ -127,6 +130,23 @@ impl<'a, R: Rules> Worker<'a, R> {
         if depth <= 0 {
             return self.quiesce(pos, alpha, beta, ply, pv_node);
         }
+        self.interior(pos, counters, rules.key, alpha, beta, depth, ply, pv_node)
+    }
+
+    /// `search` of a node with depth left and no draw, whose transposition key is `key`.
+    #[allow(clippy::too_many_arguments)]
+    #[inline(never)]
+    fn interior(
+        &mut self,
+        pos: &Position,
+        counters: &DrawCounters,
+        key: u64,
+        mut alpha: i32,
+        mut beta: i32,
+        mut depth: i32,
+        ply: usize,
+        pv_node: bool,
+    ) -> i32 {
         self.visit(ply);
         if self.stopped {
             return 0;
@@ -142,7 +162,6 @@ impl<'a, R: Rules> Worker<'a, R> {
             return alpha;
         }
 
-        let key = rules.key;
         let entry = self.shared.tt.probe(key);
         let mut hash_move = 0;
         if let Some(e) = entry {
