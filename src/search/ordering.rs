@@ -91,9 +91,17 @@ impl Ordering {
                     + 64 * mv.is_promotion() as i32
             }));
         } else {
+            // A quiet move's code is its squares with an empty captured set's fingerprint (0),
+            // so the hash move is found by its `squares` alone.
+            let hash_sq = if hash_move != 0 && hash_move >> 11 == 0 {
+                (hash_move >> 1 & 31) * 32 + (hash_move >> 6 & 31)
+            } else {
+                u16::MAX
+            };
             scores.extend(moves.iter().map(|mv| {
                 let sq = squares(mv);
-                if is_hash(mv) {
+                debug_assert_eq!(sq == hash_sq, is_hash(mv));
+                if sq == hash_sq {
                     HASH_MOVE
                 } else if mv.is_promotion() {
                     PROMOTION
