@@ -81,24 +81,24 @@ pub fn legal_moves<R: Rules>(pos: &Position, out: &mut Vec<Move>) {
 
 /// Replaces `out` with the legal moves of `pos`, counted as `counting` says.
 pub fn generate<R: Rules>(pos: &Position, out: &mut Vec<Move>, counting: Counting) {
-    out.clear();
-    let b = Board::of(pos);
-    crate::with_side!(pos.side(), S => {
-        walk_captures::<R, S, _>(&b, &mut MoveSink::<true>::new(out, counting == Counting::Unique));
-        if out.is_empty() {
-            quiet_moves::<R, S>(&b, out);
-        }
-    });
+    moves_into::<R, true>(pos, out, counting == Counting::Unique);
 }
 
 /// Replaces `out` with the legal moves of `pos` as the search wants them: one per distinct
 /// effect, captures without their landing squares (recording them costs on every jump, and
 /// the search needs only the effect).
 pub(crate) fn search_moves<R: Rules>(pos: &Position, out: &mut Vec<Move>) {
+    moves_into::<R, false>(pos, out, true);
+}
+
+/// The one body of `generate` and `search_moves`: the captures (with their landing squares if
+/// `PATHS`, one per effect if `unique`), else the quiet moves.
+#[inline(always)]
+fn moves_into<R: Rules, const PATHS: bool>(pos: &Position, out: &mut Vec<Move>, unique: bool) {
     out.clear();
     let b = Board::of(pos);
     crate::with_side!(pos.side(), S => {
-        walk_captures::<R, S, _>(&b, &mut MoveSink::<false>::new(out, true));
+        walk_captures::<R, S, _>(&b, &mut MoveSink::<PATHS>::new(out, unique));
         if out.is_empty() {
             quiet_moves::<R, S>(&b, out);
         }

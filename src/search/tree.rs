@@ -81,14 +81,11 @@ fn soon(c: &DrawCounters) -> DrawCounters {
 /// The draw-rule status and transposition key of a node with one rule check in the common case.
 /// Every counter rule fires once a counter reaches a threshold, so a rule that has not fired at
 /// the higher counters of `soon` has not fired now either; only near a rule is the exact check
-/// made (and the counters mixed into the key).
-///
-/// Without a king on the board no rule can fire, now or later with these counters: every rule
-/// needs a king, and a king appears only by crowning, which restarts the counts. That skips the
-/// rule check in most of the middlegame.
+/// made (and the counters mixed into the key). Where the counters cannot matter at all (no
+/// king on the board, most of the middlegame), there is no rule check.
 #[inline]
 pub(crate) fn node_rules<R: Rules>(pos: &Position, c: &DrawCounters) -> NodeRules {
-    if pos.kings() == 0 || R::draw_rule(&soon(c), pos).is_none() {
+    if !R::counters_matter(pos) || R::draw_rule(&soon(c), pos).is_none() {
         debug_assert!(R::draw_rule(c, pos).is_none());
         return NodeRules {
             drawn: false,
@@ -106,10 +103,7 @@ pub(crate) fn node_rules<R: Rules>(pos: &Position, c: &DrawCounters) -> NodeRule
 /// with other counters can have another value).
 #[inline]
 pub(crate) fn tt_key<R: Rules>(pos: &Position, c: &DrawCounters) -> u64 {
-    if R::draw_rule(&soon(c), pos).is_none() {
-        return pos.key();
-    }
-    mixed_key(pos, c)
+    node_rules::<R>(pos, c).key
 }
 
 /// The position's key with the counters `c` mixed in.

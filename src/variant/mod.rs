@@ -156,6 +156,14 @@ impl FromStr for Variant {
 pub trait DrawRules {
     /// The rule that has drawn `pos`, reached with `counters`, if any.
     fn draw_rule(counters: &DrawCounters, pos: &Position) -> Option<DrawRule>;
+
+    /// Whether the counters can matter for `pos`, now or later: every counter rule of both
+    /// variants counts king moves or an ending against a lone king, and a king appears only by
+    /// crowning, which restarts the counts. So without a king on the board no rule can fire.
+    #[inline(always)]
+    fn counters_matter(pos: &Position) -> bool {
+        pos.kings() != 0
+    }
 }
 
 impl Variant {
