@@ -54,11 +54,14 @@ impl Ordering {
         !mv.is_capture() && (k[0] == sq || k[1] == sq)
     }
 
-    /// Fills `scores` for `moves` at `ply`, the hash move (by its code) first.
+    /// Fills `scores` for `moves` at `ply`, the hash move (by its code) first, and makes the
+    /// first pick: the best move is swapped into place 0 as `pick(moves, scores, 0)` would, from
+    /// the best score noted on the way (most nodes cut on their first move, and a second pass
+    /// over the scores would cost as much as the scoring).
     pub(crate) fn score(
         &self,
         pos: &Position,
-        moves: &[Move],
+        moves: &mut [Move],
         hash_move: u16,
         ply: usize,
         scores: &mut Vec<i32>,
@@ -76,19 +79,30 @@ impl Ordering {
             let code_squares = 1 | (mv.from().index() as u16) << 1 | (mv.to().index() as u16) << 6;
             code_squares == hash_squares && move_code(mv) == hash_move
         };
+        // The first of the best scores and its index: `pick` keeps the first of equals.
+        let (mut best, mut best_score) = (0, i32::MIN);
+        let mut note = |i: usize, s: i32| {
+            if s > best_score {
+                (best, best_score) = (i, s);
+            }
+            s
+        };
         // Captures are compulsory, so a list holds only captures or only quiet moves: one test
         // per list instead of one per move.
         if moves.first().is_some_and(Move::is_capture) {
-            scores.extend(moves.iter().map(|mv| {
+            scores.extend(moves.iter().enumerate().map(|(i, mv)| {
                 if is_hash(mv) {
-                    return HASH_MOVE;
+                    return note(i, HASH_MOVE);
                 }
                 // Kings are worth about three men in both variants' material terms here.
                 let kings = (mv.captured() & pos.kings()).count_ones() as i32;
-                CAPTURE
-                    + 256 * mv.capture_count() as i32
-                    + 512 * kings
-                    + 64 * mv.is_promotion() as i32
+                note(
+                    i,
+                    CAPTURE
+                        + 256 * mv.capture_count() as i32
+                        + 512 * kings
+                        + 64 * mv.is_promotion() as i32,
+                )
             }));
         } else {
             // A quiet move's code is its squares with an empty captured set's fingerprint (0),
@@ -98,23 +112,30 @@ impl Ordering {
             } else {
                 u16::MAX
             };
-            scores.extend(moves.iter().map(|mv| {
+            scores.extend(moves.iter().enumerate().map(|(i, mv)| {
                 let sq = squares(mv);
                 debug_assert_eq!(sq == hash_sq, is_hash(mv));
-                if sq == hash_sq {
-                    HASH_MOVE
-                } else if mv.is_promotion() {
-                    PROMOTION
-                } else if sq == k0 || sq == k1 {
-                    KILLER
-                } else {
-                    history[sq as usize]
-                }
+                note(
+                    i,
+                    if sq == hash_sq {
+                        HASH_MOVE
+                    } else if mv.is_promotion() {
+                        PROMOTION
+                    } else if sq == k0 || sq == k1 {
+                        KILLER
+                    } else {
+                        history[sq as usize]
+                    },
+                )
             }));
         }
         debug_assert!(moves
             .iter()
             .all(|m| m.is_capture() == moves[0].is_capture()));
+        if best != 0 {
+            moves.swap(0, best);
+            scores.swap(0, best);
+        }
     }
 
     /// Records a quiet move that caused a cut at `ply`, and lowers the quiet moves tried before it.
@@ -193,7 +214,8 @@ mod tests {
         o.cut(Color::White, 3, &b, 4, &[a]);
         let mut moves = vec![a, b, c];
         let mut scores = Vec::new();
-        o.score(&pos, &moves, move_code(&c), 3, &mut scores);
+        o.score(&pos, &mut moves, move_code(&c), 3, &mut scores);
+        assert_eq!(moves[0], c);
         assert_eq!(pick(&mut moves, &mut scores, 0), c);
         assert_eq!(pick(&mut moves, &mut scores, 1), b);
         assert_eq!(pick(&mut moves, &mut scores, 2), a);

@@ -191,12 +191,10 @@ impl<'a, R: Rules> Worker<'a, R> {
         if moves.len() == 1 && (ply as i32) < 2 * self.root_depth {
             depth += 1;
         }
+        // One move needs no scores: `pick` is never called past place 0, which `score` fills.
         if moves.len() > 1 {
-            self.order.score(pos, &moves, hash_move, ply, &mut scores);
-        } else {
-            // One move: `pick` needs a score, and the order is already known.
-            scores.clear();
-            scores.push(0);
+            self.order
+                .score(pos, &mut moves, hash_move, ply, &mut scores);
         }
         self.order.clear_killers(ply);
 
@@ -209,7 +207,7 @@ impl<'a, R: Rules> Worker<'a, R> {
         // fixed for the node), since a probe right after its prefetch still waits on memory.
         let prefetch = depth >= 2;
         let n = moves.len();
-        let mut mv = pick(&mut moves, &mut scores, 0);
+        let mut mv = moves[0];
         let mut child = pos.play(&mv);
         if prefetch {
             self.shared.tt.prefetch(child.key());
@@ -375,10 +373,14 @@ impl<'a, R: Rules> Worker<'a, R> {
             return score;
         }
         let mut scores = std::mem::take(&mut self.scores[ply]);
-        self.order.score(pos, &moves, 0, ply, &mut scores);
+        self.order.score(pos, &mut moves, 0, ply, &mut scores);
         let mut best = -INF;
         for i in 0..n {
-            let mv = pick(&mut moves, &mut scores, i);
+            let mv = if i == 0 {
+                moves[0]
+            } else {
+                pick(&mut moves, &mut scores, i)
+            };
             let child = pos.play(&mv);
             let score = -self.quiesce(&child, -beta, -alpha, ply + 1, pv_node);
             if self.stopped {
