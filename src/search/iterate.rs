@@ -58,7 +58,7 @@ impl<R: Rules> Worker<'_, R> {
             .tt
             .probe(super::tree::tt_key::<R>(root, &setup.counters))
             .map_or(0, |e| e.mv);
-        let mut scores = Vec::new();
+        let mut scores = vec![0; moves.len()];
         self.order
             .score(root, &mut moves, hash_move, 0, &mut scores);
         let mut lines: Vec<Line> = (0..moves.len())

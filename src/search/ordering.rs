@@ -54,19 +54,19 @@ impl Ordering {
         !mv.is_capture() && (k[0] == sq || k[1] == sq)
     }
 
-    /// Fills `scores` for `moves` at `ply`, the hash move (by its code) first, and makes the
-    /// first pick: the best move is swapped into place 0 as `pick(moves, scores, 0)` would, from
-    /// the best score noted on the way (most nodes cut on their first move, and a second pass
-    /// over the scores would cost as much as the scoring).
+    /// Fills `scores` (as long as `moves`) for `moves` at `ply`, the hash move (by its code)
+    /// first, and makes the first pick: the best move is swapped into place 0 as
+    /// `pick(moves, scores, 0)` would, from the best score noted on the way (most nodes cut on
+    /// their first move, and a second pass over the scores would cost as much as the scoring).
     pub(crate) fn score(
         &self,
         pos: &Position,
         moves: &mut [Move],
         hash_move: u16,
         ply: usize,
-        scores: &mut Vec<i32>,
+        scores: &mut [i32],
     ) {
-        scores.clear();
+        debug_assert_eq!(moves.len(), scores.len());
         let history = &self.history[pos.side().index() * 1024..][..1024];
         let [k0, k1] = self.killers[ply];
         // The code's square bits first: most moves differ there, and they cost no multiply.
@@ -90,20 +90,21 @@ impl Ordering {
         // Captures are compulsory, so a list holds only captures or only quiet moves: one test
         // per list instead of one per move.
         if moves.first().is_some_and(Move::is_capture) {
-            scores.extend(moves.iter().enumerate().map(|(i, mv)| {
-                if is_hash(mv) {
-                    return note(i, HASH_MOVE);
-                }
-                // Kings are worth about three men in both variants' material terms here.
-                let kings = (mv.captured() & pos.kings()).count_ones() as i32;
-                note(
-                    i,
-                    CAPTURE
-                        + 256 * mv.capture_count() as i32
-                        + 512 * kings
-                        + 64 * mv.is_promotion() as i32,
-                )
-            }));
+            for (i, (mv, score)) in moves.iter().zip(scores.iter_mut()).enumerate() {
+                *score = if is_hash(mv) {
+                    note(i, HASH_MOVE)
+                } else {
+                    // Kings are worth about three men in both variants' material terms here.
+                    let kings = (mv.captured() & pos.kings()).count_ones() as i32;
+                    note(
+                        i,
+                        CAPTURE
+                            + 256 * mv.capture_count() as i32
+                            + 512 * kings
+                            + 64 * mv.is_promotion() as i32,
+                    )
+                };
+            }
         } else {
             // A quiet move's code is its squares with an empty captured set's fingerprint (0),
             // so the hash move is found by its `squares` alone.
@@ -112,10 +113,10 @@ impl Ordering {
             } else {
                 u16::MAX
             };
-            scores.extend(moves.iter().enumerate().map(|(i, mv)| {
+            for (i, (mv, score)) in moves.iter().zip(scores.iter_mut()).enumerate() {
                 let sq = squares(mv);
                 debug_assert_eq!(sq == hash_sq, is_hash(mv));
-                note(
+                *score = note(
                     i,
                     if sq == hash_sq {
                         HASH_MOVE
@@ -126,8 +127,8 @@ impl Ordering {
                     } else {
                         history[sq as usize]
                     },
-                )
-            }));
+                );
+            }
         }
         debug_assert!(moves
             .iter()
@@ -213,7 +214,7 @@ mod tests {
         let (a, b, c) = (quiet(21, 17), quiet(22, 18), quiet(23, 19));
         o.cut(Color::White, 3, &b, 4, &[a]);
         let mut moves = vec![a, b, c];
-        let mut scores = Vec::new();
+        let mut scores = vec![0; moves.len()];
         o.score(&pos, &mut moves, move_code(&c), 3, &mut scores);
         assert_eq!(moves[0], c);
         assert_eq!(pick(&mut moves, &mut scores, 0), c);
