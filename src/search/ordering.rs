@@ -176,7 +176,7 @@ impl Ordering {
 }
 
 /// Swaps the best-scored move from `i` on into place `i` and returns it (the first of equals).
-#[inline]
+#[inline(always)]
 pub(crate) fn pick(moves: &mut [Move], scores: &mut [i32], i: usize) -> Move {
     debug_assert!(i < moves.len() && moves.len() == scores.len());
     let mut best = i;
