@@ -58,6 +58,7 @@ impl Ordering {
     /// first, and makes the first pick: the best move is swapped into place 0 as
     /// `pick(moves, scores, 0)` would, from the best score noted on the way (most nodes cut on
     /// their first move, and a second pass over the scores would cost as much as the scoring).
+    #[inline(always)]
     pub(crate) fn score(
         &self,
         pos: &Position,
