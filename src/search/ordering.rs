@@ -141,10 +141,16 @@ impl Ordering {
     }
 
     /// Records a quiet move that caused a cut at `ply`, and lowers the quiet moves tried before it.
+    #[inline(always)]
     pub(crate) fn cut(&mut self, side: Color, ply: usize, mv: &Move, depth: i32, tried: &[Move]) {
         if mv.is_capture() {
             return;
         }
+        // A list holds only quiet moves or only captures, and no two of its moves have the same
+        // effect: every move tried before a quiet `mv` is another quiet move.
+        debug_assert!(tried
+            .iter()
+            .all(|m| !m.is_capture() && !m.same_effect(mv)));
         let k = &mut self.killers[ply];
         let sq = squares(mv);
         if k[0] != sq {
@@ -154,9 +160,7 @@ impl Ordering {
         let bonus = (depth * depth).min(400) * 8;
         self.update(side, mv, bonus);
         for other in tried {
-            if !other.is_capture() && !other.same_effect(mv) {
-                self.update(side, other, -bonus);
-            }
+            self.update(side, other, -bonus);
         }
     }
 
