@@ -19,10 +19,12 @@ const HISTORY_MAX: i32 = 1 << 14;
 
 /// A quiet move's start and end squares, `from * 32 + to`: all that tells two quiet moves of
 /// one position apart, and never 0 (a move cannot start where it ends). Killers are kept and
-/// compared as these, and history is indexed by them.
+/// compared as these, and history is indexed by them. The mask changes nothing (both indices
+/// are below 32) but tells the compiler the value is below 1024, which drops the history
+/// tables' bounds checks.
 #[inline(always)]
 fn squares(mv: &Move) -> u16 {
-    (mv.from().index() * 32 + mv.to().index()) as u16
+    ((mv.from().index() * 32 + mv.to().index()) & 1023) as u16
 }
 
 /// The ordering statistics of one search thread.
@@ -30,14 +32,14 @@ pub(crate) struct Ordering {
     /// Two quiet moves per ply that caused cuts, as `squares` (0 for none).
     killers: Vec<[u16; 2]>,
     /// Indexed by colour, then `squares`.
-    history: Vec<i32>,
+    history: Box<[i32; 2 * 1024]>,
 }
 
 impl Ordering {
     pub(crate) fn new() -> Ordering {
         Ordering {
             killers: vec![[0; 2]; MAX_PLY + 1],
-            history: vec![0; 2 * 32 * 32],
+            history: Box::new([0; 2 * 1024]),
         }
     }
 
@@ -148,9 +150,7 @@ impl Ordering {
         }
         // A list holds only quiet moves or only captures, and no two of its moves have the same
         // effect: every move tried before a quiet `mv` is another quiet move.
-        debug_assert!(tried
-            .iter()
-            .all(|m| !m.is_capture() && !m.same_effect(mv)));
+        debug_assert!(tried.iter().all(|m| !m.is_capture() && !m.same_effect(mv)));
         let k = &mut self.killers[ply];
         let sq = squares(mv);
         if k[0] != sq {
