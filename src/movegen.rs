@@ -81,34 +81,35 @@ pub fn legal_moves<R: Rules>(pos: &Position, out: &mut Vec<Move>) {
 
 /// Replaces `out` with the legal moves of `pos`, counted as `counting` says.
 pub fn generate<R: Rules>(pos: &Position, out: &mut Vec<Move>, counting: Counting) {
-    moves_into::<R, true>(pos, out, counting == Counting::Unique);
-}
-
-/// Replaces `out` with the legal moves of `pos` as the search wants them: one per distinct
-/// effect, captures without their landing squares (recording them costs on every jump, and
-/// the search needs only the effect).
-pub(crate) fn search_moves<R: Rules>(pos: &Position, out: &mut Vec<Move>) {
-    moves_into::<R, false>(pos, out, true);
-}
-
-/// The one body of `generate` and `search_moves`: the captures (with their landing squares if
-/// `PATHS`, one per effect if `unique`), else the quiet moves.
-#[inline(always)]
-fn moves_into<R: Rules, const PATHS: bool>(pos: &Position, out: &mut Vec<Move>, unique: bool) {
     out.clear();
+    moves_onto::<R, true>(pos, out, counting == Counting::Unique);
+}
+
+/// Appends to `out` the legal moves of `pos` as the search wants them: one per distinct
+/// effect, captures without their landing squares (recording them costs on every jump, and
+/// the search needs only the effect). Appending lets the search keep every ply's list in one
+/// buffer.
+pub(crate) fn search_moves<R: Rules>(pos: &Position, out: &mut Vec<Move>) {
+    moves_onto::<R, false>(pos, out, true);
+}
+
+/// The one body of `generate` and `search_moves`: appends the captures (with their landing
+/// squares if `PATHS`, one per effect if `unique`), else the quiet moves.
+#[inline(always)]
+fn moves_onto<R: Rules, const PATHS: bool>(pos: &Position, out: &mut Vec<Move>, unique: bool) {
+    let start = out.len();
     let b = Board::of(pos);
     crate::with_side!(pos.side(), S => {
         walk_captures::<R, S, _>(&b, &mut MoveSink::<PATHS>::new(out, unique));
-        if out.is_empty() {
+        if out.len() == start {
             quiet_moves::<R, S>(&b, out);
         }
     });
 }
 
-/// Replaces `out` with the captures of `pos` (empty when there are none), one per distinct
-/// effect and without their landing squares, as `search_moves`.
+/// Appends to `out` the captures of `pos` (none when there are none), one per distinct effect
+/// and without their landing squares, as `search_moves`.
 pub(crate) fn search_captures<R: Rules>(pos: &Position, out: &mut Vec<Move>) {
-    out.clear();
     let b = Board::of(pos);
     let mut sink = MoveSink::<false>::new(out, true);
     crate::with_side!(pos.side(), S => walk_captures::<R, S, _>(&b, &mut sink));

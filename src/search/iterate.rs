@@ -58,8 +58,9 @@ impl<R: Rules> Worker<'_, R> {
             .tt
             .probe(super::tree::tt_key::<R>(root, &setup.counters))
             .map_or(0, |e| e.mv);
-        let mut scores = Vec::new();
-        self.order.score(root, &moves, hash_move, 0, &mut scores);
+        let mut scores = vec![0; moves.len()];
+        self.order
+            .score(root, &mut moves, hash_move, 0, &mut scores);
         let mut lines: Vec<Line> = (0..moves.len())
             .map(|i| Line {
                 score: -INF,

@@ -9,6 +9,7 @@
 pub mod bench;
 mod iterate;
 mod limits;
+mod movestack;
 mod ordering;
 mod score;
 mod threads;

@@ -19,10 +19,12 @@ const HISTORY_MAX: i32 = 1 << 14;
 
 /// A quiet move's start and end squares, `from * 32 + to`: all that tells two quiet moves of
 /// one position apart, and never 0 (a move cannot start where it ends). Killers are kept and
-/// compared as these, and history is indexed by them.
+/// compared as these, and history is indexed by them. The mask changes nothing (both indices
+/// are below 32) but tells the compiler the value is below 1024, which drops the history
+/// tables' bounds checks.
 #[inline(always)]
 fn squares(mv: &Move) -> u16 {
-    (mv.from().index() * 32 + mv.to().index()) as u16
+    ((mv.from().index() * 32 + mv.to().index()) & 1023) as u16
 }
 
 /// The ordering statistics of one search thread.
@@ -30,14 +32,14 @@ pub(crate) struct Ordering {
     /// Two quiet moves per ply that caused cuts, as `squares` (0 for none).
     killers: Vec<[u16; 2]>,
     /// Indexed by colour, then `squares`.
-    history: Vec<i32>,
+    history: Box<[i32; 2 * 1024]>,
 }
 
 impl Ordering {
     pub(crate) fn new() -> Ordering {
         Ordering {
             killers: vec![[0; 2]; MAX_PLY + 1],
-            history: vec![0; 2 * 32 * 32],
+            history: Box::new([0; 2 * 1024]),
         }
     }
 
@@ -54,16 +56,20 @@ impl Ordering {
         !mv.is_capture() && (k[0] == sq || k[1] == sq)
     }
 
-    /// Fills `scores` for `moves` at `ply`, the hash move (by its code) first.
+    /// Fills `scores` (as long as `moves`) for `moves` at `ply`, the hash move (by its code)
+    /// first, and makes the first pick: the best move is swapped into place 0 as
+    /// `pick(moves, scores, 0)` would, from the best score noted on the way (most nodes cut on
+    /// their first move, and a second pass over the scores would cost as much as the scoring).
+    #[inline(always)]
     pub(crate) fn score(
         &self,
         pos: &Position,
-        moves: &[Move],
+        moves: &mut [Move],
         hash_move: u16,
         ply: usize,
-        scores: &mut Vec<i32>,
+        scores: &mut [i32],
     ) {
-        scores.clear();
+        debug_assert_eq!(moves.len(), scores.len());
         let history = &self.history[pos.side().index() * 1024..][..1024];
         let [k0, k1] = self.killers[ply];
         // The code's square bits first: most moves differ there, and they cost no multiply.
@@ -76,20 +82,32 @@ impl Ordering {
             let code_squares = 1 | (mv.from().index() as u16) << 1 | (mv.to().index() as u16) << 6;
             code_squares == hash_squares && move_code(mv) == hash_move
         };
+        // The first of the best scores and its index: `pick` keeps the first of equals.
+        let (mut best, mut best_score) = (0, i32::MIN);
+        let mut note = |i: usize, s: i32| {
+            if s > best_score {
+                (best, best_score) = (i, s);
+            }
+            s
+        };
         // Captures are compulsory, so a list holds only captures or only quiet moves: one test
         // per list instead of one per move.
         if moves.first().is_some_and(Move::is_capture) {
-            scores.extend(moves.iter().map(|mv| {
-                if is_hash(mv) {
-                    return HASH_MOVE;
-                }
-                // Kings are worth about three men in both variants' material terms here.
-                let kings = (mv.captured() & pos.kings()).count_ones() as i32;
-                CAPTURE
-                    + 256 * mv.capture_count() as i32
-                    + 512 * kings
-                    + 64 * mv.is_promotion() as i32
-            }));
+            for (i, (mv, score)) in moves.iter().zip(scores.iter_mut()).enumerate() {
+                *score = if is_hash(mv) {
+                    note(i, HASH_MOVE)
+                } else {
+                    // Kings are worth about three men in both variants' material terms here.
+                    let kings = (mv.captured() & pos.kings()).count_ones() as i32;
+                    note(
+                        i,
+                        CAPTURE
+                            + 256 * mv.capture_count() as i32
+                            + 512 * kings
+                            + 64 * mv.is_promotion() as i32,
+                    )
+                };
+            }
         } else {
             // A quiet move's code is its squares with an empty captured set's fingerprint (0),
             // so the hash move is found by its `squares` alone.
@@ -98,30 +116,41 @@ impl Ordering {
             } else {
                 u16::MAX
             };
-            scores.extend(moves.iter().map(|mv| {
+            for (i, (mv, score)) in moves.iter().zip(scores.iter_mut()).enumerate() {
                 let sq = squares(mv);
                 debug_assert_eq!(sq == hash_sq, is_hash(mv));
-                if sq == hash_sq {
-                    HASH_MOVE
-                } else if mv.is_promotion() {
-                    PROMOTION
-                } else if sq == k0 || sq == k1 {
-                    KILLER
-                } else {
-                    history[sq as usize]
-                }
-            }));
+                *score = note(
+                    i,
+                    if sq == hash_sq {
+                        HASH_MOVE
+                    } else if mv.is_promotion() {
+                        PROMOTION
+                    } else if sq == k0 || sq == k1 {
+                        KILLER
+                    } else {
+                        history[sq as usize]
+                    },
+                );
+            }
         }
         debug_assert!(moves
             .iter()
             .all(|m| m.is_capture() == moves[0].is_capture()));
+        if best != 0 {
+            moves.swap(0, best);
+            scores.swap(0, best);
+        }
     }
 
     /// Records a quiet move that caused a cut at `ply`, and lowers the quiet moves tried before it.
+    #[inline(always)]
     pub(crate) fn cut(&mut self, side: Color, ply: usize, mv: &Move, depth: i32, tried: &[Move]) {
         if mv.is_capture() {
             return;
         }
+        // A list holds only quiet moves or only captures, and no two of its moves have the same
+        // effect: every move tried before a quiet `mv` is another quiet move.
+        debug_assert!(tried.iter().all(|m| !m.is_capture() && !m.same_effect(mv)));
         let k = &mut self.killers[ply];
         let sq = squares(mv);
         if k[0] != sq {
@@ -131,9 +160,7 @@ impl Ordering {
         let bonus = (depth * depth).min(400) * 8;
         self.update(side, mv, bonus);
         for other in tried {
-            if !other.is_capture() && !other.same_effect(mv) {
-                self.update(side, other, -bonus);
-            }
+            self.update(side, other, -bonus);
         }
     }
 
@@ -154,7 +181,7 @@ impl Ordering {
 }
 
 /// Swaps the best-scored move from `i` on into place `i` and returns it (the first of equals).
-#[inline]
+#[inline(always)]
 pub(crate) fn pick(moves: &mut [Move], scores: &mut [i32], i: usize) -> Move {
     debug_assert!(i < moves.len() && moves.len() == scores.len());
     let mut best = i;
@@ -192,8 +219,9 @@ mod tests {
         let (a, b, c) = (quiet(21, 17), quiet(22, 18), quiet(23, 19));
         o.cut(Color::White, 3, &b, 4, &[a]);
         let mut moves = vec![a, b, c];
-        let mut scores = Vec::new();
-        o.score(&pos, &moves, move_code(&c), 3, &mut scores);
+        let mut scores = vec![0; moves.len()];
+        o.score(&pos, &mut moves, move_code(&c), 3, &mut scores);
+        assert_eq!(moves[0], c);
         assert_eq!(pick(&mut moves, &mut scores, 0), c);
         assert_eq!(pick(&mut moves, &mut scores, 1), b);
         assert_eq!(pick(&mut moves, &mut scores, 2), a);

@@ -3,6 +3,7 @@
 //! plays out every pending capture (captures are compulsory, so a position with one is never
 //! evaluated statically).
 
+use super::movestack::MoveStack;
 use super::ordering::{pick, Ordering, MAX_PLY};
 use super::threads::Shared;
 use super::tree::{self, KeyStack};
@@ -35,8 +36,7 @@ pub(crate) struct Worker<'a, R: Rules> {
     pub(crate) root_depth: i32,
     pub(crate) keys: KeyStack,
     pub(crate) order: Ordering,
-    moves: Vec<Vec<Move>>,
-    scores: Vec<Vec<i32>>,
+    stack: MoveStack,
     /// Triangular PV table: `pv[ply]` is the best line found from `ply`.
     pub(crate) pv: Vec<Vec<Move>>,
     _rules: PhantomData<R>,
@@ -55,8 +55,7 @@ impl<'a, R: Rules> Worker<'a, R> {
             root_depth: 1,
             keys,
             order: Ordering::new(),
-            moves: (0..=MAX_PLY).map(|_| Vec::with_capacity(48)).collect(),
-            scores: (0..=MAX_PLY).map(|_| Vec::with_capacity(48)).collect(),
+            stack: MoveStack::new(),
             pv: (0..=MAX_PLY + 1).map(|_| Vec::with_capacity(32)).collect(),
             _rules: PhantomData,
         }
@@ -179,24 +178,20 @@ impl<'a, R: Rules> Worker<'a, R> {
             }
         }
 
-        let mut moves = std::mem::take(&mut self.moves[ply]);
-        let mut scores = std::mem::take(&mut self.scores[ply]);
-        search_moves::<R>(pos, &mut moves);
-        if moves.is_empty() {
-            self.moves[ply] = moves;
-            self.scores[ply] = scores;
+        let start = self.stack.top();
+        search_moves::<R>(pos, &mut self.stack.moves);
+        let n = self.stack.top() - start;
+        if n == 0 {
             return Score::loss_in(ply as u32).0;
         }
         // A forced reply costs nothing to look past.
-        if moves.len() == 1 && (ply as i32) < 2 * self.root_depth {
+        if n == 1 && (ply as i32) < 2 * self.root_depth {
             depth += 1;
         }
-        if moves.len() > 1 {
-            self.order.score(pos, &moves, hash_move, ply, &mut scores);
-        } else {
-            // One move: `pick` needs a score, and the order is already known.
-            scores.clear();
-            scores.push(0);
+        // One move needs no scores: `pick` is never called past place 0, which `score` fills.
+        if n > 1 {
+            let (moves, scores) = self.stack.list(start, n);
+            self.order.score(pos, moves, hash_move, ply, scores);
         }
         self.order.clear_killers(ply);
 
@@ -208,8 +203,7 @@ impl<'a, R: Rules> Worker<'a, R> {
         // while the move before them is searched (picking early changes nothing: the scores are
         // fixed for the node), since a probe right after its prefetch still waits on memory.
         let prefetch = depth >= 2;
-        let n = moves.len();
-        let mut mv = pick(&mut moves, &mut scores, 0);
+        let mut mv = self.stack.moves[start];
         let mut child = pos.play(&mv);
         if prefetch {
             self.shared.tt.prefetch(child.key());
@@ -220,12 +214,14 @@ impl<'a, R: Rules> Worker<'a, R> {
             if ahead {
                 (mv, child) = (next, next_child);
             } else if i > 0 {
-                mv = pick(&mut moves, &mut scores, i);
+                let (moves, scores) = self.stack.list(start, n);
+                mv = pick(moves, scores, i);
                 child = pos.play(&mv);
             }
             ahead = prefetch && i + 1 < n;
             if ahead {
-                next = pick(&mut moves, &mut scores, i + 1);
+                let (moves, scores) = self.stack.list(start, n);
+                next = pick(moves, scores, i + 1);
                 next_child = pos.play(&next);
                 self.shared.tt.prefetch(next_child.key());
             }
@@ -252,7 +248,8 @@ impl<'a, R: Rules> Worker<'a, R> {
                         self.update_pv(ply, mv);
                     }
                     if score >= beta {
-                        self.order.cut(pos.side(), ply, &mv, depth, &moves[..i]);
+                        let tried = &self.stack.moves[start..start + i];
+                        self.order.cut(pos.side(), ply, &mv, depth, tried);
                         break;
                     }
                     alpha = score;
@@ -260,8 +257,7 @@ impl<'a, R: Rules> Worker<'a, R> {
             }
         }
         self.keys.pop();
-        self.moves[ply] = moves;
-        self.scores[ply] = scores;
+        self.stack.truncate(start);
         if self.stopped {
             return 0;
         }
@@ -358,13 +354,13 @@ impl<'a, R: Rules> Worker<'a, R> {
         if ply >= MAX_PLY - 1 {
             return evaluate_for::<R>(pos);
         }
-        let mut moves = std::mem::take(&mut self.moves[ply]);
-        search_captures::<R>(pos, &mut moves);
-        // Often there is one capture: nothing to order, and the list can go back at once.
-        let n = moves.len();
+        let start = self.stack.top();
+        search_captures::<R>(pos, &mut self.stack.moves);
+        // Often there is one capture: nothing to order, and the list can go at once.
+        let n = self.stack.top() - start;
         if n == 1 {
-            let mv = moves[0];
-            self.moves[ply] = moves;
+            let mv = self.stack.moves[start];
+            self.stack.truncate(start);
             let score = -self.quiesce(&pos.play(&mv), -beta, -alpha, ply + 1, pv_node);
             if self.stopped {
                 return -INF;
@@ -374,11 +370,16 @@ impl<'a, R: Rules> Worker<'a, R> {
             }
             return score;
         }
-        let mut scores = std::mem::take(&mut self.scores[ply]);
-        self.order.score(pos, &moves, 0, ply, &mut scores);
+        let (moves, scores) = self.stack.list(start, n);
+        self.order.score(pos, moves, 0, ply, scores);
         let mut best = -INF;
         for i in 0..n {
-            let mv = pick(&mut moves, &mut scores, i);
+            let mv = if i == 0 {
+                self.stack.moves[start]
+            } else {
+                let (moves, scores) = self.stack.list(start, n);
+                pick(moves, scores, i)
+            };
             let child = pos.play(&mv);
             let score = -self.quiesce(&child, -beta, -alpha, ply + 1, pv_node);
             if self.stopped {
@@ -397,8 +398,7 @@ impl<'a, R: Rules> Worker<'a, R> {
                 }
             }
         }
-        self.moves[ply] = moves;
-        self.scores[ply] = scores;
+        self.stack.truncate(start);
         best
     }
 }
