@@ -201,6 +201,15 @@ impl TransTable {
         ((key as u128 * self.buckets as u128) >> 64) as usize * WORDS_PER_BUCKET
     }
 
+    /// The words of `key`'s bucket, bounds-checked once rather than at every word.
+    #[inline(always)]
+    fn bucket_words(&self, key: u64) -> &[AtomicU64; WORDS_PER_BUCKET] {
+        let b = self.bucket(key);
+        self.words[b..b + WORDS_PER_BUCKET]
+            .try_into()
+            .expect("a bucket lies inside the table")
+    }
+
     /// Hints the processor to fetch the bucket of `key`.
     #[inline(always)]
     pub fn prefetch(&self, key: u64) {
@@ -217,10 +226,10 @@ impl TransTable {
     /// The entry stored for `key`, if any (a copy).
     #[inline]
     pub fn probe(&self, key: u64) -> Option<Entry> {
-        let b = self.bucket(key);
+        let words = self.bucket_words(key);
         for i in 0..ENTRIES_PER_BUCKET {
-            let check = self.words[b + 2 * i].load(Ordering::Relaxed);
-            let data = self.words[b + 2 * i + 1].load(Ordering::Relaxed);
+            let check = words[2 * i].load(Ordering::Relaxed);
+            let data = words[2 * i + 1].load(Ordering::Relaxed);
             if data != 0 && check ^ data == key {
                 return Some(unpack(data));
             }
@@ -231,12 +240,12 @@ impl TransTable {
     /// Stores an entry for `key`. An existing entry's move is kept when the new one has none.
     #[inline]
     pub fn store(&self, key: u64, mut mv: u16, score: i32, eval: i32, depth: i32, bound: Bound) {
-        let b = self.bucket(key);
+        let words = self.bucket_words(key);
         let mut victim = 0;
         let mut worst = i32::MAX;
         for i in 0..ENTRIES_PER_BUCKET {
-            let check = self.words[b + 2 * i].load(Ordering::Relaxed);
-            let data = self.words[b + 2 * i + 1].load(Ordering::Relaxed);
+            let check = words[2 * i].load(Ordering::Relaxed);
+            let data = words[2 * i + 1].load(Ordering::Relaxed);
             if data == 0 || check ^ data == key {
                 if data != 0 {
                     let old = unpack(data);
@@ -264,8 +273,8 @@ impl TransTable {
             }
         }
         let data = pack(mv, score, eval, depth, bound, self.generation);
-        self.words[b + 2 * victim].store(key ^ data, Ordering::Relaxed);
-        self.words[b + 2 * victim + 1].store(data, Ordering::Relaxed);
+        words[2 * victim].store(key ^ data, Ordering::Relaxed);
+        words[2 * victim + 1].store(data, Ordering::Relaxed);
     }
 
     /// The fill in permille, from a sample of the first thousand entries of this search.
