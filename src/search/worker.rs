@@ -113,13 +113,14 @@ impl<'a, R: Rules> Worker<'a, R> {
         ply: usize,
         pv_node: bool,
     ) -> i32 {
-        self.pv[ply].clear();
         // Draws in the tree: a repetition or a counter rule.
         if self.keys.repeated(pos.key(), counters.quiet_plies) {
+            self.pv[ply].clear();
             return 0;
         }
         let rules = tree::node_rules::<R>(pos, counters);
         if rules.drawn {
+            self.pv[ply].clear();
             // The game record checks for a loss before the draw rules; so does the tree.
             return if tree::has_legal_move::<R>(pos) {
                 0
@@ -127,9 +128,11 @@ impl<'a, R: Rules> Worker<'a, R> {
                 Score::loss_in(ply as u32).0
             };
         }
+        // Quiescence clears the line itself.
         if depth <= 0 {
             return self.quiesce(pos, alpha, beta, ply, pv_node);
         }
+        self.pv[ply].clear();
         self.interior(pos, counters, rules.key, alpha, beta, depth, ply, pv_node)
     }
 
