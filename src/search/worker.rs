@@ -8,7 +8,7 @@ use super::threads::Shared;
 use super::tree::{self, KeyStack};
 use super::Score;
 use crate::eval::evaluate_for;
-use crate::movegen::{has_capture, search_captures, search_moves};
+use crate::movegen::{capturers, has_capture, search_captures, search_moves};
 use crate::moves::Move;
 use crate::position::Position;
 use crate::tt::{move_code, Bound};
@@ -352,7 +352,8 @@ impl<'a, R: Rules> Worker<'a, R> {
         if self.stopped {
             return 0;
         }
-        if !has_capture::<R>(pos) {
+        let capturers = capturers::<R>(pos);
+        if capturers == 0 {
             if !tree::has_quiet_move(pos) {
                 return Score::loss_in(ply as u32).0;
             }
@@ -362,7 +363,7 @@ impl<'a, R: Rules> Worker<'a, R> {
             return evaluate_for::<R>(pos);
         }
         let mut moves = std::mem::take(&mut self.moves[ply]);
-        search_captures::<R>(pos, &mut moves);
+        search_captures::<R>(pos, capturers, &mut moves);
         // Often there is one capture: nothing to order, and the list can go back at once.
         let n = moves.len();
         if n == 1 {
