@@ -362,13 +362,11 @@ impl<'a, R: Rules> Worker<'a, R> {
         if ply >= MAX_PLY - 1 {
             return evaluate_for::<R>(pos);
         }
-        let mut moves = std::mem::take(&mut self.moves[ply]);
-        search_captures::<R>(pos, capturers, &mut moves);
-        // Often there is one capture: nothing to order, and the list can go back at once.
-        let n = moves.len();
+        search_captures::<R>(pos, capturers, &mut self.moves[ply]);
+        // Often there is one capture: nothing to order, and the list need not leave its slot.
+        let n = self.moves[ply].len();
         if n == 1 {
-            let mv = moves[0];
-            self.moves[ply] = moves;
+            let mv = self.moves[ply][0];
             let score = -self.quiesce(&pos.play(&mv), -beta, -alpha, ply + 1, pv_node);
             if self.stopped {
                 return -INF;
@@ -378,6 +376,7 @@ impl<'a, R: Rules> Worker<'a, R> {
             }
             return score;
         }
+        let mut moves = std::mem::take(&mut self.moves[ply]);
         let mut scores = std::mem::take(&mut self.scores[ply]);
         self.order.score(pos, &moves, 0, ply, &mut scores);
         let mut best = -INF;
