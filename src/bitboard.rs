@@ -253,6 +253,17 @@ const SQUARE_BITS: [Bitboard; 32] = {
     t
 };
 
+/// `BIT_SQUARES[b]`: the square index of bit `b` (see `Square::from_bit`).
+const BIT_SQUARES: [u8; 64] = {
+    let mut t = [0; 64];
+    let mut b = 0;
+    while b < 64 {
+        t[b] = (b - b / 9) as u8;
+        b += 1;
+    }
+    t
+};
+
 /// A dark square, 0-based: `Square(0)` is numeric square 1 (b8), `Square(31)` is 32 (g1).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Square(u8);
@@ -283,7 +294,8 @@ impl Square {
     #[inline(always)]
     pub fn from_bit(bb: Bitboard) -> Square {
         debug_assert!(bb.count_ones() == 1);
-        Square::from_bit_index(bb.trailing_zeros() as u8)
+        // A load in place of the division; the mask only spares a bounds check.
+        Square(BIT_SQUARES[bb.trailing_zeros() as usize & 63])
     }
 
     /// The 0-based index, 0-31.
