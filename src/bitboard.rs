@@ -242,6 +242,28 @@ impl fmt::Display for Color {
     }
 }
 
+/// `SQUARE_BITS[i]`: the bit of square `i` (see `Square::bit`).
+const SQUARE_BITS: [Bitboard; 32] = {
+    let mut t = [0; 32];
+    let mut i = 0;
+    while i < 32 {
+        t[i] = 1u64 << (i + i / 8);
+        i += 1;
+    }
+    t
+};
+
+/// `BIT_SQUARES[b]`: the square index of bit `b` (see `Square::from_bit`).
+const BIT_SQUARES: [u8; 64] = {
+    let mut t = [0; 64];
+    let mut b = 0;
+    while b < 64 {
+        t[b] = (b - b / 9) as u8;
+        b += 1;
+    }
+    t
+};
+
 /// A dark square, 0-based: `Square(0)` is numeric square 1 (b8), `Square(31)` is 32 (g1).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Square(u8);
@@ -272,7 +294,8 @@ impl Square {
     #[inline(always)]
     pub fn from_bit(bb: Bitboard) -> Square {
         debug_assert!(bb.count_ones() == 1);
-        Square::from_bit_index(bb.trailing_zeros() as u8)
+        // A load in place of the division; the mask only spares a bounds check.
+        Square(BIT_SQUARES[bb.trailing_zeros() as usize & 63])
     }
 
     /// The 0-based index, 0-31.
@@ -295,7 +318,9 @@ impl Square {
     /// The single-bit board of this square.
     #[inline(always)]
     pub const fn bit(self) -> Bitboard {
-        1u64 << self.bit_index()
+        // A load in place of the index arithmetic and a variable shift; a square is below 32,
+        // so the mask changes nothing but spares a bounds check.
+        SQUARE_BITS[self.0 as usize & 31]
     }
 
     /// Row from the top, 0 (rank 8) to 7 (rank 1).

@@ -238,57 +238,119 @@ const fn cones() -> [[Bitboard; 64]; 2] {
     t
 }
 
-/// The tempo table as bit slices: `TEMPO[variant][color]` is the lowest weight and, for each bit
-/// of (weight - lowest), the squares of the ranks whose weight has that bit. Then
-/// `sum(weight[rank] * |men & rank|)` is `lowest * |men|` plus `|men & slice[k]| << k` over the
-/// slices, fewer counts than one per rank; the symmetry and the term tests check it.
-struct TempoSlices {
+/// A weight per square as bit slices: the lowest weight and, for each bit of (weight - lowest),
+/// the squares whose weight has that bit. Then `sum(weight[square])` over a set is `lowest * |set|`
+/// plus `|set & slice[k]| << k` over the slices: a few counts instead of one per weight.
+struct SquareSlices {
     lowest: i32,
     slices: [Bitboard; 16],
 }
 
-const fn tempo_slices(w: &Weights, color: usize) -> TempoSlices {
-    let mut lowest = w.man_rank[0];
-    let mut r = 1;
-    while r < 8 {
-        if w.man_rank[r] < lowest {
-            lowest = w.man_rank[r];
-        }
-        r += 1;
-    }
-    let mut slices = [0; 16];
-    let mut r = 0;
-    while r < 8 {
-        let extra = w.man_rank[r] - lowest;
-        assert!(extra < 1 << 16, "a tempo weight spread beyond 16 bits");
-        let mut k = 0;
-        while k < 16 {
-            if extra & (1 << k) != 0 {
-                slices[k] |= OWN_RANK[color][r];
+impl SquareSlices {
+    /// The slices of `weight` (indexed by bit; only the board's bits are read).
+    const fn new(weight: &[i32; 64]) -> SquareSlices {
+        let mut lowest = i32::MAX;
+        let mut b = 0;
+        while b < 64 {
+            if BOARD & (1u64 << b) != 0 && weight[b] < lowest {
+                lowest = weight[b];
             }
-            k += 1;
+            b += 1;
         }
-        r += 1;
+        let mut slices = [0; 16];
+        let mut b = 0;
+        while b < 64 {
+            if BOARD & (1u64 << b) != 0 {
+                let extra = weight[b] - lowest;
+                assert!(extra < 1 << 16, "a square weight spread beyond 16 bits");
+                let mut k = 0;
+                while k < 16 {
+                    if extra & (1 << k) != 0 {
+                        slices[k] |= 1u64 << b;
+                    }
+                    k += 1;
+                }
+            }
+            b += 1;
+        }
+        SquareSlices { lowest, slices }
     }
-    TempoSlices { lowest, slices }
+
+    /// The sum of the weights of the squares in `set`.
+    #[inline(always)]
+    fn sum(&self, set: Bitboard) -> i32 {
+        let mut sum = self.lowest * set.count_ones() as i32;
+        for (k, &slice) in self.slices.iter().enumerate() {
+            if slice != 0 {
+                sum += ((set & slice).count_ones() as i32) << k;
+            }
+        }
+        sum
+    }
 }
 
-static TEMPO: [[TempoSlices; 2]; 2] = [
-    [tempo_slices(&WEIGHTS[0], 0), tempo_slices(&WEIGHTS[0], 1)],
-    [tempo_slices(&WEIGHTS[1], 0), tempo_slices(&WEIGHTS[1], 1)],
+/// The tempo weight of a man of colour index `color` by bit.
+const fn tempo_weights(w: &Weights, color: usize) -> [i32; 64] {
+    let mut t = [0; 64];
+    let mut r = 0;
+    while r < 8 {
+        let mut b = 0;
+        while b < 64 {
+            if OWN_RANK[color][r] & (1u64 << b) != 0 {
+                t[b] = w.man_rank[r];
+            }
+            b += 1;
+        }
+        r += 1;
+    }
+    t
+}
+
+/// The tempo weight plus the centre and edge weights of a man, by bit: all of a man's terms
+/// that depend on its square alone, for the search, which wants only their sum.
+const fn man_square_weights(w: &Weights, color: usize) -> [i32; 64] {
+    let mut t = tempo_weights(w, color);
+    let mut b = 0;
+    while b < 64 {
+        if CENTRE & (1u64 << b) != 0 {
+            t[b] += w.centre_man;
+        }
+        if EDGES & (1u64 << b) != 0 {
+            t[b] += w.edge_man;
+        }
+        b += 1;
+    }
+    t
+}
+
+/// `TEMPO[variant][color]`: the tempo table as slices.
+static TEMPO: [[SquareSlices; 2]; 2] = [
+    [
+        SquareSlices::new(&tempo_weights(&WEIGHTS[0], 0)),
+        SquareSlices::new(&tempo_weights(&WEIGHTS[0], 1)),
+    ],
+    [
+        SquareSlices::new(&tempo_weights(&WEIGHTS[1], 0)),
+        SquareSlices::new(&tempo_weights(&WEIGHTS[1], 1)),
+    ],
+];
+
+/// `MAN_SQUARES[variant][color]`: `man_square_weights` as slices.
+static MAN_SQUARES: [[SquareSlices; 2]; 2] = [
+    [
+        SquareSlices::new(&man_square_weights(&WEIGHTS[0], 0)),
+        SquareSlices::new(&man_square_weights(&WEIGHTS[0], 1)),
+    ],
+    [
+        SquareSlices::new(&man_square_weights(&WEIGHTS[1], 0)),
+        SquareSlices::new(&man_square_weights(&WEIGHTS[1], 1)),
+    ],
 ];
 
 /// The tempo term of `men` of colour index `c` under the variant `v` (a `WEIGHTS` index).
 #[inline(always)]
 fn tempo(v: usize, c: usize, men: Bitboard) -> i32 {
-    let t = &TEMPO[v][c];
-    let mut sum = t.lowest * men.count_ones() as i32;
-    for (k, &slice) in t.slices.iter().enumerate() {
-        if slice != 0 {
-            sum += ((men & slice).count_ones() as i32) << k;
-        }
-    }
-    sum
+    TEMPO[v][c].sum(men)
 }
 
 /// `CONES[color][bit]`: the forward cone of a man, for the runaway test.
@@ -329,6 +391,8 @@ fn distance(a: Square, b: Square) -> i32 {
 /// Where the terms go: the search wants only their sum, `eval` on the command line wants each.
 /// One generic body serves both, and for `Total` the compiler drops the term indices.
 trait TermSink {
+    /// Whether the terms are kept apart; if not, terms may be summed before they are added.
+    const APART: bool;
     fn add(&mut self, term: usize, value: i32);
 }
 
@@ -336,6 +400,7 @@ trait TermSink {
 struct Total(i32);
 
 impl TermSink for Total {
+    const APART: bool = false;
     #[inline(always)]
     fn add(&mut self, _term: usize, value: i32) {
         self.0 += value;
@@ -346,6 +411,7 @@ impl TermSink for Total {
 struct ByTerm([i32; TERMS]);
 
 impl TermSink for ByTerm {
+    const APART: bool = true;
     #[inline(always)]
     fn add(&mut self, term: usize, value: i32) {
         self.0[term] += value;
@@ -382,16 +448,30 @@ fn side_terms<R: Rules, T: TermSink>(
             sign * (n_kings * w.king_endgame * (24 - pieces.min(24) as i32) / 22),
         );
     }
-    let tempo = tempo(R::VARIANT as usize, c, men);
-    debug_assert_eq!(
-        tempo,
-        ranks
-            .iter()
-            .zip(&w.man_rank)
-            .map(|(mask, &weight)| (men & mask).count_ones() as i32 * weight)
-            .sum::<i32>()
-    );
-    t.add(2, sign * tempo);
+    let men_placement = (men & CENTRE).count_ones() as i32 * w.centre_man
+        + (men & EDGES).count_ones() as i32 * w.edge_man;
+    let mut placement = 0;
+    if T::APART {
+        let tempo = tempo(R::VARIANT as usize, c, men);
+        debug_assert_eq!(
+            tempo,
+            ranks
+                .iter()
+                .zip(&w.man_rank)
+                .map(|(mask, &weight)| (men & mask).count_ones() as i32 * weight)
+                .sum::<i32>()
+        );
+        t.add(2, sign * tempo);
+        placement = men_placement;
+    } else {
+        // Tempo and the men's placement in one table of weights by square: fewer counts.
+        let by_square = MAN_SQUARES[R::VARIANT as usize][c].sum(men);
+        debug_assert_eq!(
+            by_square,
+            tempo(R::VARIANT as usize, c, men) + men_placement
+        );
+        t.add(2, sign * by_square);
+    }
     if opp_men != 0 {
         let guard = GUARD[R::VARIANT as usize][c][(men >> BACK_RANK_SHIFT[c]) as usize & 15];
         debug_assert_eq!(
@@ -405,8 +485,6 @@ fn side_terms<R: Rules, T: TermSink>(
         );
         t.add(3, sign * guard);
     }
-    let mut placement = (men & CENTRE).count_ones() as i32 * w.centre_man
-        + (men & EDGES).count_ones() as i32 * w.edge_man;
     let man_steps =
         (fwd_a.shift(men) & empty).count_ones() + (fwd_b.shift(men) & empty).count_ones();
     let mut mobility = man_steps as i32 * w.mobility_man;
@@ -554,7 +632,7 @@ mod tests {
     use crate::notation::fen::parse_fen;
 
     #[test]
-    fn tempo_slices_sum_like_the_rank_table() {
+    fn square_slices_sum_like_the_tables() {
         let mut seed = 0x9E37_79B9_7F4A_7C15_u64;
         for _ in 0..2000 {
             seed = seed
@@ -569,6 +647,9 @@ mod tests {
                         .map(|(mask, &weight)| (men & mask).count_ones() as i32 * weight)
                         .sum();
                     assert_eq!(tempo(v, c, men), by_rank);
+                    let placement = (men & CENTRE).count_ones() as i32 * w.centre_man
+                        + (men & EDGES).count_ones() as i32 * w.edge_man;
+                    assert_eq!(MAN_SQUARES[v][c].sum(men), by_rank + placement);
                 }
             }
         }

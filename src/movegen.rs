@@ -16,7 +16,7 @@ use crate::bitboard::{self, BitIter, Bitboard, Dir, Side, Square};
 use crate::moves::Move;
 use crate::position::Position;
 use crate::variant::Rules;
-use jumps::{kings_can_capture, men_that_capture, walk_captures, MoveSink};
+use jumps::{kings_can_capture, men_that_capture, walk_captures, walk_pieces, MoveSink};
 
 /// Whether jump paths with the same effect count as one move (`Unique`, the default everywhere)
 /// or each path counts (`Paths`, the convention of some published perft tables).
@@ -107,12 +107,33 @@ fn moves_onto<R: Rules, const PATHS: bool>(pos: &Position, out: &mut Vec<Move>, 
     });
 }
 
-/// Appends to `out` the captures of `pos` (none when there are none), one per distinct effect
-/// and without their landing squares, as `search_moves`.
-pub(crate) fn search_captures<R: Rules>(pos: &Position, out: &mut Vec<Move>) {
+/// The pieces of the side to move from which a capture may start: the men that can make a first
+/// jump, and every king if one of them can. Empty exactly when there is no capture. The search
+/// asks this first and hands it to `search_captures`, which then does not look again.
+#[inline]
+pub(crate) fn capturers<R: Rules>(pos: &Position) -> Bitboard {
+    let b = Board::of(pos);
+    let empty = b.empty();
+    let kings = b.us & b.kings;
+    let men = crate::with_side!(pos.side(), S => {
+        men_that_capture::<R, S>(b.us & !b.kings, b.them, empty)
+    });
+    if kings != 0 && kings_can_capture::<R>(kings, b.them, empty) {
+        men | kings
+    } else {
+        men
+    }
+}
+
+/// Appends to `out` the captures of `pos`, whose `capturers` are `from` (not empty), one per
+/// distinct effect and without their landing squares, as `search_moves`.
+pub(crate) fn search_captures<R: Rules>(pos: &Position, from: Bitboard, out: &mut Vec<Move>) {
+    debug_assert_eq!(from, capturers::<R>(pos));
     let b = Board::of(pos);
     let mut sink = MoveSink::<false>::new(out, true);
-    crate::with_side!(pos.side(), S => walk_captures::<R, S, _>(&b, &mut sink));
+    crate::with_side!(pos.side(), S => {
+        walk_pieces::<R, S, _>(&b, from & !b.kings, from & b.kings, &mut sink)
+    });
 }
 
 /// Whether the side to move has a capture (and so must capture).

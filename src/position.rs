@@ -159,8 +159,8 @@ impl Position {
         let is_king = was_king || mv.is_promotion();
 
         let mut key = self.key ^ zobrist::BLACK_TO_MOVE;
-        key ^= zobrist::piece(us, was_king, mv.from().bit_index());
-        key ^= zobrist::piece(us, is_king, mv.to().bit_index());
+        key ^= zobrist::piece_on(us, was_king, mv.from());
+        key ^= zobrist::piece_on(us, is_king, mv.to());
         for b in BitIter(captured) {
             key ^= zobrist::piece(them, self.kings & b != 0, b.trailing_zeros());
         }

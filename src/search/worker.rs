@@ -9,7 +9,7 @@ use super::threads::Shared;
 use super::tree::{self, KeyStack};
 use super::Score;
 use crate::eval::evaluate_for;
-use crate::movegen::{has_capture, search_captures, search_moves};
+use crate::movegen::{capturers, has_capture, search_captures, search_moves};
 use crate::moves::Move;
 use crate::position::Position;
 use crate::tt::{move_code, Bound};
@@ -112,13 +112,14 @@ impl<'a, R: Rules> Worker<'a, R> {
         ply: usize,
         pv_node: bool,
     ) -> i32 {
-        self.pv[ply].clear();
         // Draws in the tree: a repetition or a counter rule.
         if self.keys.repeated(pos.key(), counters.quiet_plies) {
+            self.pv[ply].clear();
             return 0;
         }
         let rules = tree::node_rules::<R>(pos, counters);
         if rules.drawn {
+            self.pv[ply].clear();
             // The game record checks for a loss before the draw rules; so does the tree.
             return if tree::has_legal_move::<R>(pos) {
                 0
@@ -126,9 +127,11 @@ impl<'a, R: Rules> Worker<'a, R> {
                 Score::loss_in(ply as u32).0
             };
         }
+        // Quiescence clears the line itself.
         if depth <= 0 {
             return self.quiesce(pos, alpha, beta, ply, pv_node);
         }
+        self.pv[ply].clear();
         self.interior(pos, counters, rules.key, alpha, beta, depth, ply, pv_node)
     }
 
@@ -345,7 +348,8 @@ impl<'a, R: Rules> Worker<'a, R> {
         if self.stopped {
             return 0;
         }
-        if !has_capture::<R>(pos) {
+        let capturers = capturers::<R>(pos);
+        if capturers == 0 {
             if !tree::has_quiet_move(pos) {
                 return Score::loss_in(ply as u32).0;
             }
@@ -355,7 +359,7 @@ impl<'a, R: Rules> Worker<'a, R> {
             return evaluate_for::<R>(pos);
         }
         let start = self.stack.top();
-        search_captures::<R>(pos, &mut self.stack.moves);
+        search_captures::<R>(pos, capturers, &mut self.stack.moves);
         // Often there is one capture: nothing to order, and the list can go at once.
         let n = self.stack.top() - start;
         if n == 1 {
