@@ -6,7 +6,9 @@
 //! main thread alone keeps time, reports (so with several threads its reports can skip depths)
 //! and chooses the move. A helper that completes the last depth first ends the search, and the
 //! main thread answers with its lines: with a depth limit, the time to that depth is the fastest
-//! thread's. Threads are scoped (`std::thread::scope`): they end with the search.
+//! thread's. Near the root the threads also leave breadcrumbs (`Breadcrumbs`): a thread that
+//! enters a node another thread is searching reduces its late moves one ply more, so the two
+//! overlap less. Threads are scoped (`std::thread::scope`): they end with the search.
 
 use super::iterate::{Line, RootSetup};
 use super::time::TimeManager;
