@@ -6,7 +6,9 @@
 //! main thread alone keeps time, reports (so with several threads its reports can skip depths)
 //! and chooses the move. A helper that completes the last depth first ends the search, and the
 //! main thread answers with its lines: with a depth limit, the time to that depth is the fastest
-//! thread's. Threads are scoped (`std::thread::scope`): they end with the search.
+//! thread's. Near the root the threads also leave breadcrumbs (`Breadcrumbs`): a thread that
+//! enters a node another thread is searching reduces its late moves one ply more, so the two
+//! overlap less. Threads are scoped (`std::thread::scope`): they end with the search.
 
 use super::iterate::{Line, RootSetup};
 use super::time::TimeManager;
@@ -41,6 +43,80 @@ pub(crate) struct Shared<'a> {
     /// The lines and depth of a helper that completed the last iteration first; it then stops
     /// the search, and the main thread answers with them. Written at most once per search.
     pub(crate) finished: Mutex<Option<(Vec<Line>, u32)>>,
+    /// Which nodes near the root some thread is searching now (empty with one thread).
+    pub(crate) busy: Breadcrumbs,
+}
+
+/// Marks left by the threads on the nodes near the root they are searching, so that a thread
+/// arriving at a node another thread is already in can search it more thinly (more reduction of
+/// late moves) and get on to other work; the threads then overlap less. Racy by design like the
+/// table: a lost or stale mark only changes how much a node is reduced, never a result's
+/// legality. With one thread there are no slots, and the search is exactly the single-thread one.
+pub(crate) struct Breadcrumbs {
+    /// `key`'s high bits with the owner's id + 1 in the low byte, or 0 for a free slot.
+    slots: Vec<AtomicU64>,
+}
+
+/// What `Breadcrumbs::enter` found.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Crumb {
+    /// Nothing marked (one thread, or a node too deep or too shallow to mark).
+    None,
+    /// This thread marked the node and must `leave` it.
+    Owned(usize),
+    /// Another thread is in this node.
+    Taken,
+}
+
+impl Breadcrumbs {
+    /// Only nodes this close to the root are marked: deeper, the overlap costs little.
+    pub(crate) const MAX_PLY: usize = 8;
+    /// Only nodes with this much depth left are marked.
+    pub(crate) const MIN_DEPTH: i32 = 4;
+
+    fn new(threads: usize) -> Breadcrumbs {
+        let len = if threads > 1 { 1024 } else { 0 };
+        Breadcrumbs {
+            slots: (0..len).map(|_| AtomicU64::new(0)).collect(),
+        }
+    }
+
+    #[inline(always)]
+    fn mark(key: u64, id: usize) -> u64 {
+        (key & !0xFF) | (id as u64 + 1)
+    }
+
+    /// Thread `id` enters the node `key` at `ply` with `depth` to go.
+    #[inline]
+    pub(crate) fn enter(&self, key: u64, id: usize, ply: usize, depth: i32) -> Crumb {
+        if self.slots.is_empty() || ply >= Self::MAX_PLY || depth < Self::MIN_DEPTH {
+            return Crumb::None;
+        }
+        let i = (key as usize) & (self.slots.len() - 1);
+        let seen = self.slots[i].load(Ordering::Relaxed);
+        if seen == 0 {
+            self.slots[i].store(Self::mark(key, id), Ordering::Relaxed);
+            Crumb::Owned(i)
+        } else if seen & !0xFF == key & !0xFF && seen & 0xFF != id as u64 + 1 {
+            Crumb::Taken
+        } else {
+            Crumb::None
+        }
+    }
+
+    /// Thread `id` leaves a node it marked.
+    #[inline]
+    pub(crate) fn leave(&self, crumb: Crumb, key: u64, id: usize) {
+        if let Crumb::Owned(i) = crumb {
+            // Only our own mark is cleared: another thread may have taken the slot since.
+            let _ = self.slots[i].compare_exchange(
+                Self::mark(key, id),
+                0,
+                Ordering::Relaxed,
+                Ordering::Relaxed,
+            );
+        }
+    }
 }
 
 impl Shared<'_> {
@@ -128,6 +204,7 @@ pub(crate) fn run<R: Rules>(
         node_limit,
         time: Mutex::new(time),
         finished: Mutex::new(None),
+        busy: Breadcrumbs::new(threads),
     };
     let history = &game.positions()[..game.positions().len() - 1];
     let window = game.counters().quiet_plies as usize;

@@ -5,7 +5,7 @@
 
 use super::movestack::MoveStack;
 use super::ordering::{pick, Ordering, MAX_PLY};
-use super::threads::Shared;
+use super::threads::{Crumb, Shared};
 use super::tree::{self, KeyStack};
 use super::Score;
 use crate::eval::evaluate_for;
@@ -201,6 +201,8 @@ impl<'a, R: Rules> Worker<'a, R> {
         let original_alpha = alpha;
         let mut best = -INF;
         let mut best_move: Option<Move> = None;
+        let crumb = self.shared.busy.enter(key, self.id, ply, depth);
+        let shared_node = crumb == Crumb::Taken;
         self.keys.push(pos.key());
         // Children with depth left probe the table: their buckets are fetched one move ahead,
         // while the move before them is searched (picking early changes nothing: the scores are
@@ -239,6 +241,7 @@ impl<'a, R: Rules> Worker<'a, R> {
                 depth,
                 ply,
                 pv_node,
+                shared_node,
             );
             if self.stopped {
                 break;
@@ -260,6 +263,7 @@ impl<'a, R: Rules> Worker<'a, R> {
             }
         }
         self.keys.pop();
+        self.shared.busy.leave(crumb, key, self.id);
         self.stack.truncate(start);
         if self.stopped {
             return 0;
@@ -280,7 +284,8 @@ impl<'a, R: Rules> Worker<'a, R> {
     }
 
     /// One child of a node: the first move with the full window, the others with a null window
-    /// (late quiet moves reduced), searched again when they beat alpha.
+    /// (late quiet moves reduced, one ply more in a node another thread is searching too),
+    /// searched again when they beat alpha.
     #[allow(clippy::too_many_arguments)]
     #[inline]
     fn search_child(
@@ -294,6 +299,7 @@ impl<'a, R: Rules> Worker<'a, R> {
         depth: i32,
         ply: usize,
         pv_node: bool,
+        shared_node: bool,
     ) -> i32 {
         let next = depth - 1;
         if index == 0 {
@@ -312,6 +318,9 @@ impl<'a, R: Rules> Worker<'a, R> {
             reduction = if index >= 8 && depth >= 5 { 2 } else { 1 };
             if pv_node {
                 reduction -= 1;
+            }
+            if shared_node {
+                reduction += 1;
             }
         }
         let mut score = -self.search(
