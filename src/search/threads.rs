@@ -89,7 +89,8 @@ impl Breadcrumbs {
     /// Thread `id` enters the node `key` at `ply` with `depth` to go.
     #[inline]
     pub(crate) fn enter(&self, key: u64, id: usize, ply: usize, depth: i32) -> Crumb {
-        if self.slots.is_empty() || ply >= Self::MAX_PLY || depth < Self::MIN_DEPTH {
+        // Ply and depth first: they are in registers, and rule out most nodes.
+        if ply >= Self::MAX_PLY || depth < Self::MIN_DEPTH || self.slots.is_empty() {
             return Crumb::None;
         }
         let i = (key as usize) & (self.slots.len() - 1);
