@@ -125,6 +125,12 @@ impl Dir {
     pub fn step_back(self, bb: Bitboard) -> Bitboard {
         bb.rotate_right(self as u32)
     }
+
+    /// `step_back` on a bit index (0-63): the index of `self.step_back(1 << at)`.
+    #[inline(always)]
+    pub fn step_back_index(self, at: u32) -> u32 {
+        at.wrapping_sub(self as u32) & 63
+    }
 }
 
 /// The side to move as a type, so that the hot paths of move generation and perft are compiled
@@ -296,6 +302,13 @@ impl Square {
         debug_assert!(bb.count_ones() == 1);
         // A load in place of the division; the mask only spares a bounds check.
         Square(BIT_SQUARES[bb.trailing_zeros() as usize & 63])
+    }
+
+    /// The square of bit index `at` (0-63) in the padded layout, which must be a square's.
+    #[inline(always)]
+    pub fn at_bit_index(at: u32) -> Square {
+        debug_assert!(BIT_SQUARES[at as usize & 63] as u32 + at / 9 == at && at % 9 != 8);
+        Square(BIT_SQUARES[at as usize & 63])
     }
 
     /// The 0-based index, 0-31.
