@@ -212,7 +212,8 @@ fn man_steps<S: Side, const I: usize>(
     let to = d.step(men) & empty;
     let mut rest = to;
     (0..to.count_ones()).map(move |_| {
-        let at = rest.trailing_zeros();
+        // Bit 63 is off the board: with it set the count needs no case for an empty set.
+        let at = (rest | 1 << 63).trailing_zeros();
         rest &= rest - 1;
         Move::quiet(
             Square::at_bit_index(d.step_back_index(at)),
