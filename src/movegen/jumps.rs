@@ -104,7 +104,7 @@ pub(crate) fn walk_pieces<R: Rules, S: Side, K: Sink>(
     };
     for man in BitIter(men) {
         j.start(man, empty, false);
-        man_jumps::<R, S, K>(&mut j, man, 0, 0);
+        man_jumps_inline::<R, S, K>(&mut j, man, 0, 0);
         j.sink.end_piece(j.multi);
     }
     for king in BitIter(kings) {
@@ -172,6 +172,18 @@ impl<K: Sink> Jumps<'_, K> {
 /// Walks the jumps of a man standing on `at` after `depth` jumps that took `captured`; emits
 /// every finished sequence and returns whether any jump was possible from here.
 fn man_jumps<R: Rules, S: Side, K: Sink>(
+    j: &mut Jumps<K>,
+    at: Bitboard,
+    captured: Bitboard,
+    depth: usize,
+) -> bool {
+    man_jumps_inline::<R, S, K>(j, at, captured, depth)
+}
+
+/// The body of `man_jumps`, inlined into `walk_pieces`: most men jump once, and then the first
+/// level is all there is to walk, without a call.
+#[inline(always)]
+fn man_jumps_inline<R: Rules, S: Side, K: Sink>(
     j: &mut Jumps<K>,
     at: Bitboard,
     captured: Bitboard,
