@@ -109,7 +109,7 @@ pub(crate) fn walk_pieces<R: Rules, S: Side, K: Sink>(
     }
     for king in BitIter(kings) {
         j.start(king, empty, true);
-        king_jumps::<R, K>(&mut j, king, 0, 0, false);
+        king_jumps_inline::<R, K>(&mut j, king, 0, 0, false);
         j.sink.end_piece(j.multi);
     }
 }
@@ -235,6 +235,18 @@ fn man_jump<R: Rules, S: Side, K: Sink>(
 /// Walks the jumps of a king (or a man just crowned, `promotion`) on `at`; emits finished
 /// sequences and returns whether any jump was possible from here.
 fn king_jumps<R: Rules, K: Sink>(
+    j: &mut Jumps<K>,
+    at: Bitboard,
+    captured: Bitboard,
+    depth: usize,
+    promotion: bool,
+) -> bool {
+    king_jumps_inline::<R, K>(j, at, captured, depth, promotion)
+}
+
+/// The body of `king_jumps`, inlined into `walk_pieces` for the first level, as for men.
+#[inline(always)]
+fn king_jumps_inline<R: Rules, K: Sink>(
     j: &mut Jumps<K>,
     at: Bitboard,
     captured: Bitboard,
