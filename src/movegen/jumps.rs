@@ -104,12 +104,12 @@ pub(crate) fn walk_pieces<R: Rules, S: Side, K: Sink>(
     };
     for man in BitIter(men) {
         j.start(man, empty, false);
-        man_jumps::<R, S, K>(&mut j, man, 0, 0);
+        man_jumps_inline::<R, S, K>(&mut j, man, 0, 0);
         j.sink.end_piece(j.multi);
     }
     for king in BitIter(kings) {
         j.start(king, empty, true);
-        king_jumps::<R, K>(&mut j, king, 0, 0, false);
+        king_jumps_inline::<R, K>(&mut j, king, 0, 0, false);
         j.sink.end_piece(j.multi);
     }
 }
@@ -177,6 +177,18 @@ fn man_jumps<R: Rules, S: Side, K: Sink>(
     captured: Bitboard,
     depth: usize,
 ) -> bool {
+    man_jumps_inline::<R, S, K>(j, at, captured, depth)
+}
+
+/// The body of `man_jumps`, inlined into `walk_pieces`: most men jump once, and then the first
+/// level is all there is to walk, without a call.
+#[inline(always)]
+fn man_jumps_inline<R: Rules, S: Side, K: Sink>(
+    j: &mut Jumps<K>,
+    at: Bitboard,
+    captured: Bitboard,
+    depth: usize,
+) -> bool {
     // Spelled out rather than looped so that each direction's steps are by constants (a closure
     // here would not be inlined, since it recurses).
     if R::MEN_CAPTURE_BACKWARDS {
@@ -223,6 +235,18 @@ fn man_jump<R: Rules, S: Side, K: Sink>(
 /// Walks the jumps of a king (or a man just crowned, `promotion`) on `at`; emits finished
 /// sequences and returns whether any jump was possible from here.
 fn king_jumps<R: Rules, K: Sink>(
+    j: &mut Jumps<K>,
+    at: Bitboard,
+    captured: Bitboard,
+    depth: usize,
+    promotion: bool,
+) -> bool {
+    king_jumps_inline::<R, K>(j, at, captured, depth, promotion)
+}
+
+/// The body of `king_jumps`, inlined into `walk_pieces` for the first level, as for men.
+#[inline(always)]
+fn king_jumps_inline<R: Rules, K: Sink>(
     j: &mut Jumps<K>,
     at: Bitboard,
     captured: Bitboard,
