@@ -270,7 +270,7 @@ impl<'a, R: Rules> Worker<'a, R> {
         for i in 0..n {
             let mut next = None;
             if i + 1 < n {
-                let (moves, scores) = self.stack.list(start, n);
+                let (moves, scores) = self.stack.scored(start, n);
                 let next_mv = pick(moves, scores, i + 1);
                 let next_child = pos.play(&next_mv);
                 self.shared.tt.prefetch(next_child.key());
@@ -304,7 +304,7 @@ impl<'a, R: Rules> Worker<'a, R> {
             let mv = if i == 0 {
                 self.stack.moves[start]
             } else {
-                let (moves, scores) = self.stack.list(start, n);
+                let (moves, scores) = self.stack.scored(start, n);
                 pick(moves, scores, i)
             };
             let child = pos.play(&mv);
@@ -454,7 +454,7 @@ impl<'a, R: Rules> Worker<'a, R> {
             let mv = if i == 0 {
                 self.stack.moves[start]
             } else {
-                let (moves, scores) = self.stack.list(start, n);
+                let (moves, scores) = self.stack.scored(start, n);
                 pick(moves, scores, i)
             };
             let child = pos.play(&mv);
