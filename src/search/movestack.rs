@@ -39,6 +39,15 @@ impl MoveStack {
         (&mut self.moves[start..end], &mut self.scores[start..end])
     }
 
+    /// The `n` moves from `start` and their scores, once `list(start, n)` has made room for
+    /// the scores: the picks after the scoring need no check for room.
+    #[inline(always)]
+    pub(crate) fn scored(&mut self, start: usize, n: usize) -> (&mut [Move], &mut [i32]) {
+        let end = start + n;
+        debug_assert!(self.scores.len() >= end);
+        (&mut self.moves[start..end], &mut self.scores[start..end])
+    }
+
     /// Drops the lists from `start` on.
     #[inline(always)]
     pub(crate) fn truncate(&mut self, start: usize) {

@@ -20,6 +20,22 @@ const INF: i32 = Score::INFINITE.0;
 /// How often (in nodes) a thread looks at the clock and the stop flag.
 const POLL_MASK: u64 = 1023;
 
+/// A node whose moves are being searched: what the loop over them needs besides alpha.
+#[derive(Clone, Copy)]
+struct Node<'p> {
+    pos: &'p Position,
+    counters: &'p DrawCounters,
+    /// The node's moves are `stack.list(start, n)`.
+    start: usize,
+    n: usize,
+    beta: i32,
+    depth: i32,
+    ply: usize,
+    pv_node: bool,
+    /// Another thread is searching this node too.
+    shared_node: bool,
+}
+
 /// The state of one search thread.
 pub(crate) struct Worker<'a, R: Rules> {
     pub(crate) shared: &'a Shared<'a>,
@@ -198,70 +214,26 @@ impl<'a, R: Rules> Worker<'a, R> {
         }
         self.order.clear_killers(ply);
 
-        let original_alpha = alpha;
-        let mut best = -INF;
-        let mut best_move: Option<Move> = None;
         let crumb = self.shared.busy.enter(key, self.id, ply, depth);
-        let shared_node = crumb == Crumb::Taken;
         self.keys.push(pos.key());
-        // Children with depth left probe the table: their buckets are fetched one move ahead,
-        // while the move before them is searched (picking early changes nothing: the scores are
-        // fixed for the node), since a probe right after its prefetch still waits on memory.
-        let prefetch = depth >= 2;
-        let mut mv = self.stack.moves[start];
-        let mut child = pos.play(&mv);
-        if prefetch {
-            self.shared.tt.prefetch(child.key());
-        }
-        let mut ahead = false;
-        let (mut next, mut next_child) = (mv, child);
-        for i in 0..n {
-            if ahead {
-                (mv, child) = (next, next_child);
-            } else if i > 0 {
-                let (moves, scores) = self.stack.list(start, n);
-                mv = pick(moves, scores, i);
-                child = pos.play(&mv);
-            }
-            ahead = prefetch && i + 1 < n;
-            if ahead {
-                let (moves, scores) = self.stack.list(start, n);
-                next = pick(moves, scores, i + 1);
-                next_child = pos.play(&next);
-                self.shared.tt.prefetch(next_child.key());
-            }
-            let child_counters = counters.after(pos, &mv, &child);
-            let score = self.search_child(
-                &child,
-                &child_counters,
-                &mv,
-                i,
-                alpha,
-                beta,
-                depth,
-                ply,
-                pv_node,
-                shared_node,
-            );
-            if self.stopped {
-                break;
-            }
-            if score > best {
-                best = score;
-                if score > alpha {
-                    best_move = Some(mv);
-                    if pv_node {
-                        self.update_pv(ply, mv);
-                    }
-                    if score >= beta {
-                        let tried = &self.stack.moves[start..start + i];
-                        self.order.cut(pos.side(), ply, &mv, depth, tried);
-                        break;
-                    }
-                    alpha = score;
-                }
-            }
-        }
+        let node = Node {
+            pos,
+            counters,
+            start,
+            n,
+            beta,
+            depth,
+            ply,
+            pv_node,
+            shared_node: crumb == Crumb::Taken,
+        };
+        // Children with depth left probe the table, so their buckets are fetched early; children
+        // of a frontier node go straight to quiescence and have nothing to fetch.
+        let (best, best_move) = if depth >= 2 {
+            self.search_moves_ahead(&node, alpha)
+        } else {
+            self.search_frontier_moves(&node, alpha)
+        };
         self.keys.pop();
         self.shared.busy.leave(crumb, key, self.id);
         self.stack.truncate(start);
@@ -271,7 +243,7 @@ impl<'a, R: Rules> Worker<'a, R> {
 
         let bound = if best >= beta {
             Bound::Lower
-        } else if best > original_alpha {
+        } else if best > alpha {
             Bound::Exact
         } else {
             Bound::Upper
@@ -283,24 +255,116 @@ impl<'a, R: Rules> Worker<'a, R> {
         best
     }
 
+    /// The loop over the moves of a node whose children probe the table: each child's bucket is
+    /// fetched one move ahead, while the move before it is searched (picking early changes
+    /// nothing: the scores are fixed for the node), since a probe right after its prefetch still
+    /// waits on memory. Returns the best score and the move that raised alpha last, if any.
+    #[inline(always)]
+    fn search_moves_ahead(&mut self, node: &Node, mut alpha: i32) -> (i32, Option<Move>) {
+        let (pos, start, n) = (node.pos, node.start, node.n);
+        let mut best = -INF;
+        let mut best_move = None;
+        let mut mv = self.stack.moves[start];
+        let mut child = pos.play(&mv);
+        self.shared.tt.prefetch(child.key());
+        for i in 0..n {
+            let mut next = None;
+            if i + 1 < n {
+                let (moves, scores) = self.stack.scored(start, n);
+                let next_mv = pick(moves, scores, i + 1);
+                let next_child = pos.play(&next_mv);
+                self.shared.tt.prefetch(next_child.key());
+                next = Some((next_mv, next_child));
+            }
+            let child_counters = node.counters.after(pos, &mv, &child);
+            let score = self.search_child(node, &child, &child_counters, &mv, i, alpha);
+            if self.stopped || self.note(node, score, mv, i, &mut best, &mut best_move, &mut alpha)
+            {
+                break;
+            }
+            match next {
+                Some(pair) => (mv, child) = pair,
+                None => break,
+            }
+        }
+        (best, best_move)
+    }
+
+    /// The loop over the moves of a frontier node (one ply to go: the children go straight to
+    /// quiescence, without a table probe to prefetch for); as `search_moves_ahead`.
+    #[inline(always)]
+    fn search_frontier_moves(&mut self, node: &Node, mut alpha: i32) -> (i32, Option<Move>) {
+        debug_assert_eq!(node.depth, 1);
+        // A constant depth lets the compiler drop the reductions and the interior-node call.
+        let node = &Node { depth: 1, ..*node };
+        let (pos, start, n) = (node.pos, node.start, node.n);
+        let mut best = -INF;
+        let mut best_move = None;
+        for i in 0..n {
+            let mv = if i == 0 {
+                self.stack.moves[start]
+            } else {
+                let (moves, scores) = self.stack.scored(start, n);
+                pick(moves, scores, i)
+            };
+            let child = pos.play(&mv);
+            let child_counters = node.counters.after(pos, &mv, &child);
+            let score = self.search_child(node, &child, &child_counters, &mv, i, alpha);
+            if self.stopped || self.note(node, score, mv, i, &mut best, &mut best_move, &mut alpha)
+            {
+                break;
+            }
+        }
+        (best, best_move)
+    }
+
+    /// Takes in the score of the `i`th move `mv`: the best score, the best move and alpha, the
+    /// principal variation, and on a cut the ordering statistics. Returns whether it cut.
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
+    fn note(
+        &mut self,
+        node: &Node,
+        score: i32,
+        mv: Move,
+        i: usize,
+        best: &mut i32,
+        best_move: &mut Option<Move>,
+        alpha: &mut i32,
+    ) -> bool {
+        if score > *best {
+            *best = score;
+            if score > *alpha {
+                *best_move = Some(mv);
+                if node.pv_node {
+                    self.update_pv(node.ply, mv);
+                }
+                if score >= node.beta {
+                    let tried = &self.stack.moves[node.start..node.start + i];
+                    self.order
+                        .cut(node.pos.side(), node.ply, &mv, node.depth, tried);
+                    return true;
+                }
+                *alpha = score;
+            }
+        }
+        false
+    }
+
     /// One child of a node: the first move with the full window, the others with a null window
     /// (late quiet moves reduced, one ply more in a node another thread is searching too),
     /// searched again when they beat alpha.
-    #[allow(clippy::too_many_arguments)]
-    #[inline]
+    #[inline(always)]
     fn search_child(
         &mut self,
+        node: &Node,
         child: &Position,
         counters: &DrawCounters,
         mv: &Move,
         index: usize,
         alpha: i32,
-        beta: i32,
-        depth: i32,
-        ply: usize,
-        pv_node: bool,
-        shared_node: bool,
     ) -> i32 {
+        let (beta, depth, ply, pv_node) = (node.beta, node.depth, node.ply, node.pv_node);
         let next = depth - 1;
         if index == 0 {
             return -self.search(child, counters, -beta, -alpha, next, ply + 1, pv_node);
@@ -319,7 +383,7 @@ impl<'a, R: Rules> Worker<'a, R> {
             if pv_node {
                 reduction -= 1;
             }
-            if shared_node {
+            if node.shared_node {
                 reduction += 1;
             }
         }
@@ -390,7 +454,7 @@ impl<'a, R: Rules> Worker<'a, R> {
             let mv = if i == 0 {
                 self.stack.moves[start]
             } else {
-                let (moves, scores) = self.stack.list(start, n);
+                let (moves, scores) = self.stack.scored(start, n);
                 pick(moves, scores, i)
             };
             let child = pos.play(&mv);
