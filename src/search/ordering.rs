@@ -62,7 +62,7 @@ impl Ordering {
     /// their first move, and a second pass over the scores would cost as much as the scoring).
     #[inline(always)]
     pub(crate) fn score(
-        &self,
+        &mut self,
         pos: &Position,
         moves: &mut [Move],
         hash_move: u16,
@@ -70,7 +70,6 @@ impl Ordering {
         scores: &mut [i32],
     ) {
         debug_assert_eq!(moves.len(), scores.len());
-        let history = &self.history[pos.side().index() * 1024..][..1024];
         let [k0, k1] = self.killers[ply];
         // The code's square bits first: most moves differ there, and they cost no multiply.
         let hash_squares = if hash_move == 0 {
@@ -110,28 +109,38 @@ impl Ordering {
             }
         } else {
             // A quiet move's code is its squares with an empty captured set's fingerprint (0),
-            // so the hash move is found by its `squares` alone.
+            // so the hash move is found by its `squares` alone; 0 (no move's squares) for none.
             let hash_sq = if hash_move != 0 && hash_move >> 11 == 0 {
-                (hash_move >> 1 & 31) * 32 + (hash_move >> 6 & 31)
+                ((hash_move >> 1 & 31) * 32 + (hash_move >> 6 & 31)) as usize
             } else {
-                u16::MAX
+                0
             };
+            // The killers and the hash move are written into this side's history for the pass
+            // and their values put back after it, so that each move costs one table load. The
+            // later write wins where two coincide (the hash move over a killer), and the values
+            // go back in reverse order, so that coinciding slots end as they began. Slot 0 is
+            // no move's: the stand-in for "none" may be written freely.
+            let table = &mut self.history[pos.side().index() * 1024..][..1024];
+            let (k0, k1) = (k0 as usize & 1023, k1 as usize & 1023);
+            let saved_k1 = std::mem::replace(&mut table[k1], KILLER);
+            let saved_k0 = std::mem::replace(&mut table[k0], KILLER);
+            let saved_hash = std::mem::replace(&mut table[hash_sq], HASH_MOVE);
             for (i, (mv, score)) in moves.iter().zip(scores.iter_mut()).enumerate() {
-                let sq = squares(mv);
-                debug_assert_eq!(sq == hash_sq, is_hash(mv));
+                let entry = table[squares(mv) as usize];
+                // A crowning outranks a killer and history, not the hash move: history stays
+                // within HISTORY_MAX < KILLER < PROMOTION < HASH_MOVE.
                 *score = note(
                     i,
-                    if sq == hash_sq {
-                        HASH_MOVE
-                    } else if mv.is_promotion() {
-                        PROMOTION
-                    } else if sq == k0 || sq == k1 {
-                        KILLER
+                    if mv.is_promotion() {
+                        entry.max(PROMOTION)
                     } else {
-                        history[sq as usize]
+                        entry
                     },
                 );
             }
+            table[hash_sq] = saved_hash;
+            table[k0] = saved_k0;
+            table[k1] = saved_k1;
         }
         debug_assert!(moves
             .iter()
