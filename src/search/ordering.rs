@@ -31,21 +31,29 @@ fn squares(mv: &Move) -> u16 {
 pub(crate) struct Ordering {
     /// Two quiet moves per ply that caused cuts, as `squares` (0 for none).
     killers: Vec<[u16; 2]>,
-    /// Indexed by colour, then `squares`.
-    history: Box<[i32; 2 * 1024]>,
+    /// Indexed by colour, then `squares`, in blocks of 2048: the second half of each block is
+    /// no history but PROMOTION throughout, the score of a crowning, so that the scoring pass
+    /// finds every quiet move's score by one load (see `score`).
+    history: Box<[i32; 2 * 2048]>,
 }
 
 impl Ordering {
     pub(crate) fn new() -> Ordering {
         Ordering {
             killers: vec![[0; 2]; MAX_PLY + 1],
-            history: Box::new([0; 2 * 1024]),
+            history: Box::new(std::array::from_fn(|i| {
+                if i % 2048 < 1024 {
+                    0
+                } else {
+                    PROMOTION
+                }
+            })),
         }
     }
 
     #[inline(always)]
     fn slot(side: Color, mv: &Move) -> usize {
-        side.index() * 1024 + squares(mv) as usize
+        side.index() * 2048 + squares(mv) as usize
     }
 
     /// Whether the quiet move `mv` is a killer at `ply` (captures never are).
@@ -116,28 +124,23 @@ impl Ordering {
                 0
             };
             // The killers and the hash move are written into this side's history for the pass
-            // and their values put back after it, so that each move costs one table load. The
-            // later write wins where two coincide (the hash move over a killer), and the values
-            // go back in reverse order, so that coinciding slots end as they began. Slot 0 is
-            // no move's: the stand-in for "none" may be written freely.
-            let table = &mut self.history[pos.side().index() * 1024..][..1024];
+            // and their values put back after it, so that each move costs one table load: a
+            // crowning is looked up 1024 places on, where the table holds PROMOTION, which
+            // outranks a killer and history, and the hash move is written there too. The later
+            // write wins where two coincide (the hash move over a killer), and the values go
+            // back in reverse order, so that coinciding slots end as they began. Slot 0 is no
+            // move's: the stand-in for "none" may be written freely.
+            let table = &mut self.history[pos.side().index() * 2048..][..2048];
             let (k0, k1) = (k0 as usize & 1023, k1 as usize & 1023);
             let saved_k1 = std::mem::replace(&mut table[k1], KILLER);
             let saved_k0 = std::mem::replace(&mut table[k0], KILLER);
             let saved_hash = std::mem::replace(&mut table[hash_sq], HASH_MOVE);
+            table[1024 + hash_sq] = HASH_MOVE;
             for (i, (mv, score)) in moves.iter().zip(scores.iter_mut()).enumerate() {
-                let entry = table[squares(mv) as usize];
-                // A crowning outranks a killer and history, not the hash move: history stays
-                // within HISTORY_MAX < KILLER < PROMOTION < HASH_MOVE.
-                *score = note(
-                    i,
-                    if mv.is_promotion() {
-                        entry.max(PROMOTION)
-                    } else {
-                        entry
-                    },
-                );
+                let at = (mv.is_promotion() as usize) << 10 | squares(mv) as usize;
+                *score = note(i, table[at]);
             }
+            table[1024 + hash_sq] = PROMOTION;
             table[hash_sq] = saved_hash;
             table[k0] = saved_k0;
             table[k1] = saved_k1;
