@@ -19,12 +19,11 @@ const HISTORY_MAX: i32 = 1 << 14;
 
 /// A quiet move's start and end squares, `from * 32 + to`: all that tells two quiet moves of
 /// one position apart, and never 0 (a move cannot start where it ends). Killers are kept and
-/// compared as these, and history is indexed by them. The mask changes nothing (both indices
-/// are below 32) but tells the compiler the value is below 1024, which drops the history
-/// tables' bounds checks.
+/// compared as these, and history is indexed by them. They are the move's key without its
+/// crowning bit, kept in the move so that scoring needs no arithmetic on the squares.
 #[inline(always)]
 fn squares(mv: &Move) -> u16 {
-    ((mv.from().index() * 32 + mv.to().index()) & 1023) as u16
+    mv.key() & 1023
 }
 
 /// The ordering statistics of one search thread.
@@ -137,8 +136,8 @@ impl Ordering {
             let saved_hash = std::mem::replace(&mut table[hash_sq], HASH_MOVE);
             table[1024 + hash_sq] = HASH_MOVE;
             for (i, (mv, score)) in moves.iter().zip(scores.iter_mut()).enumerate() {
-                let at = (mv.is_promotion() as usize) << 10 | squares(mv) as usize;
-                *score = note(i, table[at]);
+                // The key is a quiet move's `squares` with its crowning at 1024.
+                *score = note(i, table[mv.key() as usize & 2047]);
             }
             table[1024 + hash_sq] = PROMOTION;
             table[hash_sq] = saved_hash;
