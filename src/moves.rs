@@ -21,7 +21,7 @@ pub struct Move {
 
 /// `Move::key` of a move from `from` to `to`, crowning if `promotion`.
 #[inline(always)]
-const fn key(from: Square, to: Square, promotion: bool) -> u16 {
+pub(crate) const fn key(from: Square, to: Square, promotion: bool) -> u16 {
     (promotion as u16) << 10 | (from.index() as u16) << 5 | to.index() as u16
 }
 
@@ -33,6 +33,17 @@ impl Move {
             captured: 0,
             path: 0,
             key: key(from, to, promotion),
+        }
+    }
+
+    /// The quiet move whose `key` is `key`.
+    #[inline(always)]
+    pub(crate) fn quiet_from_key(key: u16) -> Move {
+        debug_assert!(key < 2048 && key >> 5 & 31 != key & 31);
+        Move {
+            captured: 0,
+            path: 0,
+            key,
         }
     }
 
