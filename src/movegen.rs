@@ -210,17 +210,55 @@ fn man_steps<S: Side, const I: usize>(
 ) -> impl Iterator<Item = Move> {
     let d = S::FORWARD[I];
     let to = d.step(men) & empty;
+    let keys = &MAN_STEP_KEYS[man_step_table(d)];
     let mut rest = to;
     (0..to.count_ones()).map(move |_| {
         // Bit 63 is off the board: with it set the count needs no case for an empty set.
         let at = (rest | 1 << 63).trailing_zeros();
         rest &= rest - 1;
-        Move::quiet(
-            Square::at_bit_index(d.step_back_index(at)),
-            Square::at_bit_index(at),
-            (S::CROWN >> at) & 1 != 0,
-        )
+        Move::quiet_from_key(keys[at as usize & 63])
     })
+}
+
+/// `MAN_STEP_KEYS[man_step_table(d)][at]`: the `Move::key` of a man's step in direction `d`
+/// onto bit index `at` (0 where that is no step), crowning included: one load in place of two
+/// square lookups and a test of the crowning row.
+static MAN_STEP_KEYS: [[u16; 64]; 4] = [
+    man_step_keys(Dir::ALL[0]),
+    man_step_keys(Dir::ALL[1]),
+    man_step_keys(Dir::ALL[2]),
+    man_step_keys(Dir::ALL[3]),
+];
+
+/// The place of `d` in `Dir::ALL`, and so of its table in `MAN_STEP_KEYS`.
+#[inline(always)]
+const fn man_step_table(d: Dir) -> usize {
+    match d {
+        Dir::UpLeft => 0,
+        Dir::UpRight => 1,
+        Dir::DownLeft => 2,
+        Dir::DownRight => 3,
+    }
+}
+
+const fn man_step_keys(d: Dir) -> [u16; 64] {
+    let mut keys = [0; 64];
+    let mut at = 0;
+    while at < 64 {
+        let to: Bitboard = 1 << at;
+        let from = to.rotate_right(d as u32);
+        if to & bitboard::BOARD != 0 && from & bitboard::BOARD != 0 {
+            // A man moving up can only reach row 8, one moving down only row 1.
+            let crowning = to & (bitboard::ROW_8 | bitboard::ROW_1) != 0;
+            keys[at] = crate::moves::key(
+                Square::from_bit_index(from.trailing_zeros() as u8),
+                Square::from_bit_index(at as u8),
+                crowning,
+            );
+        }
+        at += 1;
+    }
+    keys
 }
 
 impl crate::variant::Variant {

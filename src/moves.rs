@@ -14,9 +14,15 @@ pub struct Move {
     captured: Bitboard,
     /// Landing squares before the last one, five bits each, first jump in the lowest bits.
     path: u64,
-    from: Square,
-    to: Square,
-    promotion: bool,
+    /// `crowning << 10 | from << 5 | to` (square indices): the start, end and crowning in one
+    /// word, which is also the move ordering's table index for a quiet move (see `key`).
+    key: u16,
+}
+
+/// `Move::key` of a move from `from` to `to`, crowning if `promotion`.
+#[inline(always)]
+pub(crate) const fn key(from: Square, to: Square, promotion: bool) -> u16 {
+    (promotion as u16) << 10 | (from.index() as u16) << 5 | to.index() as u16
 }
 
 impl Move {
@@ -26,9 +32,18 @@ impl Move {
         Move {
             captured: 0,
             path: 0,
-            from,
-            to,
-            promotion,
+            key: key(from, to, promotion),
+        }
+    }
+
+    /// The quiet move whose `key` is `key`.
+    #[inline(always)]
+    pub(crate) fn quiet_from_key(key: u16) -> Move {
+        debug_assert!(key < 2048 && key >> 5 & 31 != key & 31);
+        Move {
+            captured: 0,
+            path: 0,
+            key,
         }
     }
 
@@ -45,9 +60,7 @@ impl Move {
         Move {
             captured,
             path,
-            from,
-            to: landings[landings.len() - 1],
-            promotion,
+            key: key(from, landings[landings.len() - 1], promotion),
         }
     }
 
@@ -64,22 +77,20 @@ impl Move {
         Move {
             captured,
             path: 0,
-            from,
-            to,
-            promotion,
+            key: key(from, to, promotion),
         }
     }
 
     /// Where the moving piece starts.
     #[inline(always)]
     pub fn from(&self) -> Square {
-        self.from
+        Square::from_index((self.key >> 5 & 31) as u8)
     }
 
     /// Where the moving piece ends.
     #[inline(always)]
     pub fn to(&self) -> Square {
-        self.to
+        Square::from_index((self.key & 31) as u8)
     }
 
     /// The captured pieces.
@@ -103,7 +114,14 @@ impl Move {
     /// Whether a man is crowned by this move.
     #[inline(always)]
     pub fn is_promotion(&self) -> bool {
-        self.promotion
+        self.key >> 10 != 0
+    }
+
+    /// `crowning << 10 | from << 5 | to`, below 2048: the move ordering's table index for a
+    /// quiet move.
+    #[inline(always)]
+    pub(crate) fn key(&self) -> u16 {
+        self.key
     }
 
     /// Every landing square of the jump path in order, ending with `to`; for a quiet move, `to`.
@@ -113,7 +131,7 @@ impl Move {
         for i in 0..jumps - 1 {
             v.push(Square::from_index(((self.path >> (5 * i)) & 31) as u8));
         }
-        v.push(self.to);
+        v.push(self.to());
         v
     }
 
@@ -121,10 +139,7 @@ impl Move {
     /// whatever their paths.
     #[inline(always)]
     pub fn same_effect(&self, other: &Move) -> bool {
-        self.from == other.from
-            && self.to == other.to
-            && self.captured == other.captured
-            && self.promotion == other.promotion
+        self.key == other.key && self.captured == other.captured
     }
 }
 

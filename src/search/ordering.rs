@@ -19,33 +19,40 @@ const HISTORY_MAX: i32 = 1 << 14;
 
 /// A quiet move's start and end squares, `from * 32 + to`: all that tells two quiet moves of
 /// one position apart, and never 0 (a move cannot start where it ends). Killers are kept and
-/// compared as these, and history is indexed by them. The mask changes nothing (both indices
-/// are below 32) but tells the compiler the value is below 1024, which drops the history
-/// tables' bounds checks.
+/// compared as these, and history is indexed by them. They are the move's key without its
+/// crowning bit, kept in the move so that scoring needs no arithmetic on the squares.
 #[inline(always)]
 fn squares(mv: &Move) -> u16 {
-    ((mv.from().index() * 32 + mv.to().index()) & 1023) as u16
+    mv.key() & 1023
 }
 
 /// The ordering statistics of one search thread.
 pub(crate) struct Ordering {
     /// Two quiet moves per ply that caused cuts, as `squares` (0 for none).
     killers: Vec<[u16; 2]>,
-    /// Indexed by colour, then `squares`.
-    history: Box<[i32; 2 * 1024]>,
+    /// Indexed by colour, then `squares`, in blocks of 2048: the second half of each block is
+    /// no history but PROMOTION throughout, the score of a crowning, so that the scoring pass
+    /// finds every quiet move's score by one load (see `score`).
+    history: Box<[i32; 2 * 2048]>,
 }
 
 impl Ordering {
     pub(crate) fn new() -> Ordering {
         Ordering {
             killers: vec![[0; 2]; MAX_PLY + 1],
-            history: Box::new([0; 2 * 1024]),
+            history: Box::new(std::array::from_fn(|i| {
+                if i % 2048 < 1024 {
+                    0
+                } else {
+                    PROMOTION
+                }
+            })),
         }
     }
 
     #[inline(always)]
     fn slot(side: Color, mv: &Move) -> usize {
-        side.index() * 1024 + squares(mv) as usize
+        side.index() * 2048 + squares(mv) as usize
     }
 
     /// Whether the quiet move `mv` is a killer at `ply` (captures never are).
@@ -62,7 +69,7 @@ impl Ordering {
     /// their first move, and a second pass over the scores would cost as much as the scoring).
     #[inline(always)]
     pub(crate) fn score(
-        &self,
+        &mut self,
         pos: &Position,
         moves: &mut [Move],
         hash_move: u16,
@@ -70,7 +77,6 @@ impl Ordering {
         scores: &mut [i32],
     ) {
         debug_assert_eq!(moves.len(), scores.len());
-        let history = &self.history[pos.side().index() * 1024..][..1024];
         let [k0, k1] = self.killers[ply];
         // The code's square bits first: most moves differ there, and they cost no multiply.
         let hash_squares = if hash_move == 0 {
@@ -110,28 +116,33 @@ impl Ordering {
             }
         } else {
             // A quiet move's code is its squares with an empty captured set's fingerprint (0),
-            // so the hash move is found by its `squares` alone.
+            // so the hash move is found by its `squares` alone; 0 (no move's squares) for none.
             let hash_sq = if hash_move != 0 && hash_move >> 11 == 0 {
-                (hash_move >> 1 & 31) * 32 + (hash_move >> 6 & 31)
+                ((hash_move >> 1 & 31) * 32 + (hash_move >> 6 & 31)) as usize
             } else {
-                u16::MAX
+                0
             };
+            // The killers and the hash move are written into this side's history for the pass
+            // and their values put back after it, so that each move costs one table load: a
+            // crowning is looked up 1024 places on, where the table holds PROMOTION, which
+            // outranks a killer and history, and the hash move is written there too. The later
+            // write wins where two coincide (the hash move over a killer), and the values go
+            // back in reverse order, so that coinciding slots end as they began. Slot 0 is no
+            // move's: the stand-in for "none" may be written freely.
+            let table = &mut self.history[pos.side().index() * 2048..][..2048];
+            let (k0, k1) = (k0 as usize & 1023, k1 as usize & 1023);
+            let saved_k1 = std::mem::replace(&mut table[k1], KILLER);
+            let saved_k0 = std::mem::replace(&mut table[k0], KILLER);
+            let saved_hash = std::mem::replace(&mut table[hash_sq], HASH_MOVE);
+            table[1024 + hash_sq] = HASH_MOVE;
             for (i, (mv, score)) in moves.iter().zip(scores.iter_mut()).enumerate() {
-                let sq = squares(mv);
-                debug_assert_eq!(sq == hash_sq, is_hash(mv));
-                *score = note(
-                    i,
-                    if sq == hash_sq {
-                        HASH_MOVE
-                    } else if mv.is_promotion() {
-                        PROMOTION
-                    } else if sq == k0 || sq == k1 {
-                        KILLER
-                    } else {
-                        history[sq as usize]
-                    },
-                );
+                // The key is a quiet move's `squares` with its crowning at 1024.
+                *score = note(i, table[mv.key() as usize & 2047]);
             }
+            table[1024 + hash_sq] = PROMOTION;
+            table[hash_sq] = saved_hash;
+            table[k0] = saved_k0;
+            table[k1] = saved_k1;
         }
         debug_assert!(moves
             .iter()
