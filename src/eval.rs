@@ -442,12 +442,6 @@ fn side_terms<R: Rules, T: TermSink>(
     let opp_material = material(w, opp_men, opp_kings);
 
     t.add(0, sign * own_material);
-    if n_kings != 0 {
-        t.add(
-            1,
-            sign * (n_kings * w.king_endgame * (24 - pieces.min(24) as i32) / 22),
-        );
-    }
     let men_placement = (men & CENTRE).count_ones() as i32 * w.centre_man
         + (men & EDGES).count_ones() as i32 * w.edge_man;
     let mut placement = 0;
@@ -489,6 +483,10 @@ fn side_terms<R: Rules, T: TermSink>(
         (fwd_a.shift(men) & empty).count_ones() + (fwd_b.shift(men) & empty).count_ones();
     let mut mobility = man_steps as i32 * w.mobility_man;
     if kings != 0 {
+        t.add(
+            1,
+            sign * (n_kings * w.king_endgame * (24 - pieces.min(24) as i32) / 22),
+        );
         placement += (kings & CENTRE).count_ones() as i32 * w.centre_king
             + (kings & EDGES).count_ones() as i32 * w.edge_king;
         let mut trapped = 0;
@@ -548,8 +546,12 @@ fn side_terms<R: Rules, T: TermSink>(
         }
         t.add(6, sign * runaway);
     }
-    let crown_free = (fwd_a.shift(men & ranks[6]) | fwd_b.shift(men & ranks[6])) & empty;
-    t.add(7, sign * crown_free.count_ones() as i32 * w.breakthrough);
+    // A man one step from crowning is rare: most evaluations skip the test.
+    let near_crown = men & ranks[6];
+    if near_crown != 0 {
+        let crown_free = (fwd_a.shift(near_crown) | fwd_b.shift(near_crown)) & empty;
+        t.add(7, sign * crown_free.count_ones() as i32 * w.breakthrough);
+    }
     own_material
 }
 
