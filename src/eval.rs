@@ -356,6 +356,36 @@ fn tempo(v: usize, c: usize, men: Bitboard) -> i32 {
 /// `CONES[color][bit]`: the forward cone of a man, for the runaway test.
 static CONES: [[Bitboard; 64]; 2] = cones();
 
+/// The worth of a runaway man of colour index `color` by bit, on the three ranks before the
+/// crowning rank: `runaway` less `runaway_per_rank` per rank still to go.
+const fn runaway_weights(w: &Weights, color: usize) -> [i32; 64] {
+    let mut t = [0; 64];
+    let mut to_go = 1;
+    while to_go <= 3 {
+        let mut b = 0;
+        while b < 64 {
+            if OWN_RANK[color][7 - to_go] & (1u64 << b) != 0 {
+                t[b] = w.runaway - w.runaway_per_rank * to_go as i32;
+            }
+            b += 1;
+        }
+        to_go += 1;
+    }
+    t
+}
+
+/// `RUNAWAY[variant][color]`: `runaway_weights`, one load instead of a rank test per man.
+static RUNAWAY: [[[i32; 64]; 2]; 2] = [
+    [
+        runaway_weights(&WEIGHTS[0], 0),
+        runaway_weights(&WEIGHTS[0], 1),
+    ],
+    [
+        runaway_weights(&WEIGHTS[1], 0),
+        runaway_weights(&WEIGHTS[1], 1),
+    ],
+];
+
 /// The material of one side.
 #[inline(always)]
 fn material(w: &Weights, men: Bitboard, kings: Bitboard) -> i32 {
@@ -532,16 +562,22 @@ fn side_terms<R: Rules, T: TermSink>(
     if opp_kings == 0 {
         let mut runaway = 0;
         for man in BitIter(men & (ranks[4] | ranks[5] | ranks[6])) {
-            if CONES[c][man.trailing_zeros() as usize] & opp == 0 {
-                // Rows still to go: 1 from the rank before the crowning rank.
-                let to_go = if man & ranks[6] != 0 {
-                    1
-                } else if man & ranks[5] != 0 {
-                    2
-                } else {
-                    3
-                };
-                runaway += w.runaway - w.runaway_per_rank * to_go;
+            let bit = man.trailing_zeros() as usize;
+            if CONES[c][bit] & opp == 0 {
+                let worth = RUNAWAY[R::VARIANT as usize][c][bit];
+                debug_assert_eq!(
+                    worth,
+                    w.runaway
+                        - w.runaway_per_rank
+                            * if man & ranks[6] != 0 {
+                                1
+                            } else if man & ranks[5] != 0 {
+                                2
+                            } else {
+                                3
+                            }
+                );
+                runaway += worth;
             }
         }
         t.add(6, sign * runaway);
