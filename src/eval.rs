@@ -356,6 +356,36 @@ fn tempo(v: usize, c: usize, men: Bitboard) -> i32 {
 /// `CONES[color][bit]`: the forward cone of a man, for the runaway test.
 static CONES: [[Bitboard; 64]; 2] = cones();
 
+/// The worth of a runaway man of colour index `color` by bit, on the three ranks before the
+/// crowning rank: `runaway` less `runaway_per_rank` per rank still to go.
+const fn runaway_weights(w: &Weights, color: usize) -> [i32; 64] {
+    let mut t = [0; 64];
+    let mut to_go = 1;
+    while to_go <= 3 {
+        let mut b = 0;
+        while b < 64 {
+            if OWN_RANK[color][7 - to_go] & (1u64 << b) != 0 {
+                t[b] = w.runaway - w.runaway_per_rank * to_go as i32;
+            }
+            b += 1;
+        }
+        to_go += 1;
+    }
+    t
+}
+
+/// `RUNAWAY[variant][color]`: `runaway_weights`, one load instead of a rank test per man.
+static RUNAWAY: [[[i32; 64]; 2]; 2] = [
+    [
+        runaway_weights(&WEIGHTS[0], 0),
+        runaway_weights(&WEIGHTS[0], 1),
+    ],
+    [
+        runaway_weights(&WEIGHTS[1], 0),
+        runaway_weights(&WEIGHTS[1], 1),
+    ],
+];
+
 /// The material of one side.
 #[inline(always)]
 fn material(w: &Weights, men: Bitboard, kings: Bitboard) -> i32 {
@@ -442,12 +472,6 @@ fn side_terms<R: Rules, T: TermSink>(
     let opp_material = material(w, opp_men, opp_kings);
 
     t.add(0, sign * own_material);
-    if n_kings != 0 {
-        t.add(
-            1,
-            sign * (n_kings * w.king_endgame * (24 - pieces.min(24) as i32) / 22),
-        );
-    }
     let men_placement = (men & CENTRE).count_ones() as i32 * w.centre_man
         + (men & EDGES).count_ones() as i32 * w.edge_man;
     let mut placement = 0;
@@ -489,6 +513,10 @@ fn side_terms<R: Rules, T: TermSink>(
         (fwd_a.shift(men) & empty).count_ones() + (fwd_b.shift(men) & empty).count_ones();
     let mut mobility = man_steps as i32 * w.mobility_man;
     if kings != 0 {
+        t.add(
+            1,
+            sign * (n_kings * w.king_endgame * (24 - pieces.min(24) as i32) / 22),
+        );
         placement += (kings & CENTRE).count_ones() as i32 * w.centre_king
             + (kings & EDGES).count_ones() as i32 * w.edge_king;
         let mut trapped = 0;
@@ -534,22 +562,32 @@ fn side_terms<R: Rules, T: TermSink>(
     if opp_kings == 0 {
         let mut runaway = 0;
         for man in BitIter(men & (ranks[4] | ranks[5] | ranks[6])) {
-            if CONES[c][man.trailing_zeros() as usize] & opp == 0 {
-                // Rows still to go: 1 from the rank before the crowning rank.
-                let to_go = if man & ranks[6] != 0 {
-                    1
-                } else if man & ranks[5] != 0 {
-                    2
-                } else {
-                    3
-                };
-                runaway += w.runaway - w.runaway_per_rank * to_go;
+            let bit = man.trailing_zeros() as usize;
+            if CONES[c][bit] & opp == 0 {
+                let worth = RUNAWAY[R::VARIANT as usize][c][bit];
+                debug_assert_eq!(
+                    worth,
+                    w.runaway
+                        - w.runaway_per_rank
+                            * if man & ranks[6] != 0 {
+                                1
+                            } else if man & ranks[5] != 0 {
+                                2
+                            } else {
+                                3
+                            }
+                );
+                runaway += worth;
             }
         }
         t.add(6, sign * runaway);
     }
-    let crown_free = (fwd_a.shift(men & ranks[6]) | fwd_b.shift(men & ranks[6])) & empty;
-    t.add(7, sign * crown_free.count_ones() as i32 * w.breakthrough);
+    // A man one step from crowning is rare: most evaluations skip the test.
+    let near_crown = men & ranks[6];
+    if near_crown != 0 {
+        let crown_free = (fwd_a.shift(near_crown) | fwd_b.shift(near_crown)) & empty;
+        t.add(7, sign * crown_free.count_ones() as i32 * w.breakthrough);
+    }
     own_material
 }
 
