@@ -1,6 +1,7 @@
 //! The move lists of one search thread: the lists of the nodes on the current line, end to end
 //! in one buffer, with their ordering scores beside them.
 
+use super::ordering::pick;
 use crate::moves::Move;
 
 /// A node appends its moves (`moves`), works on them as `list(start, n)` and truncates back to
@@ -46,6 +47,18 @@ impl MoveStack {
         let end = start + n;
         debug_assert!(self.scores.len() >= end);
         (&mut self.moves[start..end], &mut self.scores[start..end])
+    }
+
+    /// The move to search `i`-th in the scored list of `n` moves at `start`: the first was put in
+    /// place while scoring (see `Ordering::score`), the later ones are picked from the scores.
+    #[inline(always)]
+    pub(crate) fn nth_best(&mut self, start: usize, n: usize, i: usize) -> Move {
+        if i == 0 {
+            self.moves[start]
+        } else {
+            let (moves, scores) = self.scored(start, n);
+            pick(moves, scores, i)
+        }
     }
 
     /// Drops the lists from `start` on.

@@ -4,7 +4,7 @@
 //! evaluated statically).
 
 use super::movestack::MoveStack;
-use super::ordering::{pick, Ordering, MAX_PLY};
+use super::ordering::{Ordering, MAX_PLY};
 use super::threads::{Crumb, Shared};
 use super::tree::{self, KeyStack};
 use super::Score;
@@ -270,8 +270,7 @@ impl<'a, R: Rules> Worker<'a, R> {
         for i in 0..n {
             let mut next = None;
             if i + 1 < n {
-                let (moves, scores) = self.stack.scored(start, n);
-                let next_mv = pick(moves, scores, i + 1);
+                let next_mv = self.stack.nth_best(start, n, i + 1);
                 let next_child = pos.play(&next_mv);
                 self.shared.tt.prefetch(next_child.key());
                 next = Some((next_mv, next_child));
@@ -301,12 +300,7 @@ impl<'a, R: Rules> Worker<'a, R> {
         let mut best = -INF;
         let mut best_move = None;
         for i in 0..n {
-            let mv = if i == 0 {
-                self.stack.moves[start]
-            } else {
-                let (moves, scores) = self.stack.scored(start, n);
-                pick(moves, scores, i)
-            };
+            let mv = self.stack.nth_best(start, n, i);
             let child = pos.play(&mv);
             let child_counters = node.counters.after(pos, &mv, &child);
             let score = self.search_child(node, &child, &child_counters, &mv, i, alpha);
@@ -451,12 +445,7 @@ impl<'a, R: Rules> Worker<'a, R> {
         self.order.score(pos, moves, 0, ply, scores);
         let mut best = -INF;
         for i in 0..n {
-            let mv = if i == 0 {
-                self.stack.moves[start]
-            } else {
-                let (moves, scores) = self.stack.scored(start, n);
-                pick(moves, scores, i)
-            };
+            let mv = self.stack.nth_best(start, n, i);
             let child = pos.play(&mv);
             let score = -self.quiesce(&child, -beta, -alpha, ply + 1, pv_node);
             if self.stopped {
