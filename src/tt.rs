@@ -53,12 +53,25 @@ const WORDS_PER_BUCKET: usize = ENTRIES_PER_BUCKET * 2;
 /// Generations use the top 6 bits of the flags byte; the bound the low 2.
 const GENERATION_MASK: u8 = 0xFC;
 
-/// A compact fingerprint of a move: start and end squares and a hash of the captured set, so
-/// that two captures with the same ends but different victims get different codes. Never 0.
+/// A compact fingerprint of a move: its start and end squares (`from << 5 | to`, the low bits
+/// of `Move::key`) and a hash of the captured set, so that two captures with the same ends but
+/// different victims get different codes. Never 0.
 #[inline]
 pub fn move_code(mv: &Move) -> u16 {
     let fp = (mv.captured().wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 59) as u16;
-    1 | (mv.from().index() as u16) << 1 | (mv.to().index() as u16) << 6 | fp << 11
+    1 | (mv.key() & 1023) << 1 | fp << 11
+}
+
+/// The start and end squares of a move from its code, as `from << 5 | to`.
+#[inline(always)]
+pub fn code_squares(code: u16) -> u16 {
+    code >> 1 & 1023
+}
+
+/// Whether a code is a move's without capture: an empty captured set's fingerprint is 0.
+#[inline(always)]
+pub fn code_is_quiet(code: u16) -> bool {
+    code >> 11 == 0
 }
 
 /// Zeroed words in memory aligned for huge pages; frees itself.

@@ -5,7 +5,7 @@
 use crate::bitboard::Color;
 use crate::moves::Move;
 use crate::position::Position;
-use crate::tt::move_code;
+use crate::tt::{code_is_quiet, code_squares, move_code};
 
 /// The deepest ply the search tables cover.
 pub(crate) const MAX_PLY: usize = 128;
@@ -78,16 +78,13 @@ impl Ordering {
     ) {
         debug_assert_eq!(moves.len(), scores.len());
         let [k0, k1] = self.killers[ply];
-        // The code's square bits first: most moves differ there, and they cost no multiply.
+        // The code's squares first: most moves differ there, and they cost no multiply.
         let hash_squares = if hash_move == 0 {
             u16::MAX
         } else {
-            hash_move & 0x7FF
+            code_squares(hash_move)
         };
-        let is_hash = |mv: &Move| {
-            let code_squares = 1 | (mv.from().index() as u16) << 1 | (mv.to().index() as u16) << 6;
-            code_squares == hash_squares && move_code(mv) == hash_move
-        };
+        let is_hash = |mv: &Move| squares(mv) == hash_squares && move_code(mv) == hash_move;
         // The first of the best scores and its index: `pick` keeps the first of equals.
         let (mut best, mut best_score) = (0, i32::MIN);
         let mut note = |i: usize, s: i32| {
@@ -115,10 +112,10 @@ impl Ordering {
                 };
             }
         } else {
-            // A quiet move's code is its squares with an empty captured set's fingerprint (0),
-            // so the hash move is found by its `squares` alone; 0 (no move's squares) for none.
-            let hash_sq = if hash_move != 0 && hash_move >> 11 == 0 {
-                ((hash_move >> 1 & 31) * 32 + (hash_move >> 6 & 31)) as usize
+            // A quiet move's code is its squares and nothing else, so the hash move is found by
+            // its `squares` alone; 0 (no move's squares) for none.
+            let hash_sq = if hash_move != 0 && code_is_quiet(hash_move) {
+                code_squares(hash_move) as usize
             } else {
                 0
             };
