@@ -125,13 +125,6 @@ impl Dir {
     pub fn step_back(self, bb: Bitboard) -> Bitboard {
         bb.rotate_right(self as u32)
     }
-
-    /// `step_back` on a bit index (0-63), plus 64: the index of `self.step_back(1 << at)`
-    /// modulo 64, which `Square::at_bit_index` reduces by a longer table rather than a mask.
-    #[inline(always)]
-    pub fn step_back_index(self, at: u32) -> u32 {
-        at + 64 - self as u32
-    }
 }
 
 /// The side to move as a type, so that the hot paths of move generation and perft are compiled
@@ -260,13 +253,13 @@ const SQUARE_BITS: [Bitboard; 32] = {
     t
 };
 
-/// `BIT_SQUARES[b]`: the square index of bit `b` (see `Square::from_bit`), twice over so that
-/// an index up to 127 needs no reduction modulo 64 (see `Dir::step_back_index`).
-const BIT_SQUARES: [u8; 128] = {
-    let mut t = [0; 128];
+/// `BIT_SQUARES[b]`: the square index of bit `b` (see `Square::from_bit`); only the board's
+/// bits are read.
+const BIT_SQUARES: [u8; 64] = {
+    let mut t = [0; 64];
     let mut b = 0;
-    while b < 128 {
-        t[b] = (b % 64 - b % 64 / 9) as u8;
+    while b < 64 {
+        t[b] = (b - b / 9) as u8;
         b += 1;
     }
     t
@@ -304,15 +297,6 @@ impl Square {
         debug_assert!(bb.count_ones() == 1);
         // A load in place of the division; the mask only spares a bounds check.
         Square(BIT_SQUARES[bb.trailing_zeros() as usize & 63])
-    }
-
-    /// The square of bit index `at` (0-127, taken modulo 64) in the padded layout, which must
-    /// be a square's.
-    #[inline(always)]
-    pub fn at_bit_index(at: u32) -> Square {
-        debug_assert!(at < 128 && at % 64 % 9 != 8 && at % 64 < 35);
-        // Callers' indices are known to be in range, so the mask is usually folded away.
-        Square(BIT_SQUARES[at as usize & 127])
     }
 
     /// The 0-based index, 0-31.
