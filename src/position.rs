@@ -148,6 +148,18 @@ impl Position {
     /// The position after `mv`, which must be legal here.
     #[inline(always)]
     pub fn play(&self, mv: &Move) -> Position {
+        let mut next = self.play_unkeyed(mv);
+        next.key = self.key_after(mv);
+        debug_assert_eq!(next.key, next.compute_key());
+        next
+    }
+
+    /// `play` without the Zobrist key: the result keeps this position's key, which is wrong for
+    /// it. For the search's children whose key nothing reads: the quiescence's (captures cannot
+    /// repeat, and it has no table) and leaves that no repetition can reach. Half the nodes of a
+    /// search are such children, and the key is most of the cost of a move with captures.
+    #[inline(always)]
+    pub(crate) fn play_unkeyed(&self, mv: &Move) -> Position {
         let us = self.side.index();
         let them = 1 - us;
         let from = mv.from().bit();
@@ -155,32 +167,43 @@ impl Position {
         let captured = mv.captured();
         debug_assert!(self.pieces[us] & from != 0);
         debug_assert!(captured & !self.pieces[them] == 0);
-        let was_king = self.kings & from != 0;
-        let is_king = was_king || mv.is_promotion();
-
-        let mut key = self.key ^ zobrist::BLACK_TO_MOVE;
-        key ^= zobrist::piece_on(us, was_king, mv.from());
-        key ^= zobrist::piece_on(us, is_king, mv.to());
-        for b in BitIter(captured) {
-            key ^= zobrist::piece(them, self.kings & b != 0, b.trailing_zeros());
-        }
-
         let mut pieces = self.pieces;
         // `from == to` is possible (a king's capture loop), so clear before setting.
         pieces[us] = (pieces[us] & !from) | to;
         pieces[them] &= !captured;
         let mut kings = self.kings & !captured & !from;
-        if is_king {
+        if self.kings & from != 0 || mv.is_promotion() {
             kings |= to;
         }
-        let next = Position {
+        Position {
             pieces,
             kings,
             side: self.side.opponent(),
-            key,
-        };
-        debug_assert_eq!(next.key, next.compute_key());
-        next
+            key: self.key,
+        }
+    }
+
+    /// The Zobrist key of the position after `mv` (legal here), from this position's key.
+    #[inline(always)]
+    pub(crate) fn key_after(&self, mv: &Move) -> u64 {
+        let us = self.side.index();
+        let them = 1 - us;
+        let was_king = self.kings & mv.from().bit() != 0;
+        let is_king = was_king || mv.is_promotion();
+        let mut key = self.key ^ zobrist::BLACK_TO_MOVE;
+        key ^= zobrist::piece_on(us, was_king, mv.from());
+        key ^= zobrist::piece_on(us, is_king, mv.to());
+        for b in BitIter(mv.captured()) {
+            key ^= zobrist::piece(them, self.kings & b != 0, b.trailing_zeros());
+        }
+        key
+    }
+
+    /// This position with its key set to `key` (see `play_unkeyed`).
+    #[inline(always)]
+    pub(crate) fn with_key(mut self, key: u64) -> Position {
+        self.key = key;
+        self
     }
 
     /// The same position with colours swapped and the board turned round, so that the side to
@@ -234,5 +257,41 @@ impl Position {
         }
         s.push_str("   a b c d e f g h\n");
         s
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::{parse_fen, Variant};
+
+    /// `play`'s key is the one computed from scratch, and `play_unkeyed` differs from `play`
+    /// in the key alone: every legal move of random games of both variants, kings and
+    /// multi-captures included.
+    #[test]
+    fn play_keeps_the_key_and_unkeyed_play_the_board() {
+        let mut seed = 0x2545_F491_4F6C_DD1D_u64;
+        for variant in Variant::ALL {
+            for _ in 0..200 {
+                let mut pos = parse_fen(variant.start_fen()).unwrap();
+                for _ in 0..150 {
+                    let moves = variant.legal_moves(&pos);
+                    if moves.is_empty() {
+                        break;
+                    }
+                    for mv in &moves {
+                        let next = pos.play(mv);
+                        assert_eq!(next.key(), next.compute_key());
+                        assert_eq!(pos.key_after(mv), next.key());
+                        let unkeyed = pos.play_unkeyed(mv);
+                        assert_eq!(unkeyed, next);
+                        assert_eq!(unkeyed.with_key(next.key()).key(), next.key());
+                    }
+                    seed ^= seed << 13;
+                    seed ^= seed >> 7;
+                    seed ^= seed << 17;
+                    pos = pos.play(&moves[(seed % moves.len() as u64) as usize]);
+                }
+            }
+        }
     }
 }

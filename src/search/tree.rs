@@ -38,6 +38,13 @@ impl KeyStack {
         self.keys.pop();
     }
 
+    /// Whether a position `quiet_plies` plies after the last irreversible move can repeat one
+    /// before it (`repeated` looks at nothing otherwise).
+    #[inline(always)]
+    pub(crate) fn can_repeat(quiet_plies: u16) -> bool {
+        quiet_plies >= 2
+    }
+
     /// Whether `key` occurred before with the same side to move within the last `quiet_plies`
     /// plies. One earlier occurrence is enough to score a draw: the side that could avoid it
     /// would have, so a repetition in the tree means neither side can do better.

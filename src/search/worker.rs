@@ -301,8 +301,15 @@ impl<'a, R: Rules> Worker<'a, R> {
         let mut best_move = None;
         for i in 0..n {
             let mv = self.stack.nth_best(start, n, i);
-            let child = pos.play(&mv);
+            // A leaf's key serves only the repetition test: after a capture or a man's move
+            // (most moves) no repetition can reach back past it, and the key is not needed.
+            let child = pos.play_unkeyed(&mv);
             let child_counters = node.counters.after(pos, &mv, &child);
+            let child = if KeyStack::can_repeat(child_counters.quiet_plies) {
+                child.with_key(pos.key_after(&mv))
+            } else {
+                child
+            };
             let score = self.search_child(node, &child, &child_counters, &mv, i, alpha);
             if self.stopped || self.note(node, score, mv, i, &mut best, &mut best_move, &mut alpha)
             {
@@ -432,7 +439,7 @@ impl<'a, R: Rules> Worker<'a, R> {
         if n == 1 {
             let mv = self.stack.moves[start];
             self.stack.truncate(start);
-            let score = -self.quiesce(&pos.play(&mv), -beta, -alpha, ply + 1, pv_node);
+            let score = -self.quiesce(&pos.play_unkeyed(&mv), -beta, -alpha, ply + 1, pv_node);
             if self.stopped {
                 return -INF;
             }
@@ -446,7 +453,7 @@ impl<'a, R: Rules> Worker<'a, R> {
         let mut best = -INF;
         for i in 0..n {
             let mv = self.stack.nth_best(start, n, i);
-            let child = pos.play(&mv);
+            let child = pos.play_unkeyed(&mv);
             let score = -self.quiesce(&child, -beta, -alpha, ply + 1, pv_node);
             if self.stopped {
                 break;
