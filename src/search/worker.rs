@@ -214,9 +214,8 @@ impl<'a, R: Rules> Worker<'a, R> {
         }
         self.order.clear_killers(ply);
 
-        let crumb = self.shared.busy.enter(key, self.id, ply, depth);
         self.keys.push(pos.key());
-        let node = Node {
+        let mut node = Node {
             pos,
             counters,
             start,
@@ -225,17 +224,21 @@ impl<'a, R: Rules> Worker<'a, R> {
             depth,
             ply,
             pv_node,
-            shared_node: crumb == Crumb::Taken,
+            shared_node: false,
         };
         // Children with depth left probe the table, so their buckets are fetched early; children
-        // of a frontier node go straight to quiescence and have nothing to fetch.
+        // of a frontier node go straight to quiescence and have nothing to fetch. Only nodes
+        // with depth left are marked for the other threads (see `Breadcrumbs`).
         let (best, best_move) = if depth >= 2 {
-            self.search_moves_ahead(&node, alpha)
+            let crumb = self.shared.busy.enter(key, self.id, ply, depth);
+            node.shared_node = crumb == Crumb::Taken;
+            let found = self.search_moves_ahead(&node, alpha);
+            self.shared.busy.leave(crumb, key, self.id);
+            found
         } else {
             self.search_frontier_moves(&node, alpha)
         };
         self.keys.pop();
-        self.shared.busy.leave(crumb, key, self.id);
         self.stack.truncate(start);
         if self.stopped {
             return 0;
