@@ -420,8 +420,9 @@ fn material(w: &Weights, men: Bitboard, kings: Bitboard) -> i32 {
     men.count_ones() as i32 * w.man + kings.count_ones() as i32 * w.king
 }
 
-/// The squares a king on `king` can move to over `empty`.
-#[inline(always)]
+/// The squares a king on `king` can move to over `empty`: one king at a time, the plain way
+/// that `kings_mobility` must agree with.
+#[cfg(test)]
 fn king_moves<R: Rules>(king: Bitboard, empty: Bitboard) -> Bitboard {
     let mut to = 0;
     for d in Dir::ALL {
@@ -437,6 +438,38 @@ fn king_moves<R: Rules>(king: Bitboard, empty: Bitboard) -> Bitboard {
         }
     }
     to
+}
+
+/// The moves of all of a side's `kings` over `empty`, counted per king and summed, and how many
+/// of them have no move; for every king at once. A flying king's ray in one direction stops at
+/// the first piece, so two kings' rays in the same direction never meet: one flood per direction
+/// from all the kings counts each king's moves once. A king has a move if and only if a
+/// neighbouring square is empty, flying or not. `kings` must not be empty.
+#[inline(always)]
+fn kings_mobility<R: Rules>(kings: Bitboard, empty: Bitboard) -> (u32, u32) {
+    debug_assert!(kings != 0);
+    let mut moves = 0;
+    for d in Dir::ALL {
+        // `empty` and `kings` lie on the board, so unmasked steps are enough.
+        let mut front = d.step(kings) & empty;
+        if R::FLYING_KINGS {
+            let mut to = 0;
+            while front != 0 {
+                to |= front;
+                front = d.step(front) & empty;
+            }
+            front = to;
+        }
+        moves += front.count_ones();
+    }
+    // Most often there is one king, and then the count says whether it is trapped.
+    let trapped = if kings & kings.wrapping_sub(1) == 0 {
+        (moves == 0) as u32
+    } else {
+        let free = Dir::ALL.iter().fold(0, |free, d| free | d.step_back(empty));
+        (kings & !free).count_ones()
+    };
+    (moves, trapped)
 }
 
 /// Chebyshev distance between two squares.
@@ -547,14 +580,9 @@ fn side_terms<R: Rules, T: TermSink>(
         );
         placement += (kings & CENTRE).count_ones() as i32 * w.centre_king
             + (kings & EDGES).count_ones() as i32 * w.edge_king;
-        let mut trapped = 0;
-        for king in BitIter(kings) {
-            let moves = king_moves::<R>(king, empty).count_ones() as i32;
-            mobility += moves * w.mobility_king;
-            if moves == 0 {
-                trapped += w.trapped_king;
-            }
-        }
+        let (moves, trapped) = kings_mobility::<R>(kings, empty);
+        mobility += moves as i32 * w.mobility_king;
+        let trapped = trapped as i32 * w.trapped_king;
         t.add(8, sign * trapped);
         if own_material < opp_material {
             t.add(
@@ -719,6 +747,40 @@ mod tests {
                     );
                 }
             }
+        }
+    }
+
+    #[test]
+    fn kings_mobility_counts_king_by_king() {
+        fn check<R: Rules>(kings: Bitboard, empty: Bitboard) {
+            let by_king: Vec<u32> = BitIter(kings)
+                .map(|k| king_moves::<R>(k, empty).count_ones())
+                .collect();
+            let trapped = by_king.iter().filter(|&&n| n == 0).count() as u32;
+            assert_eq!(
+                kings_mobility::<R>(kings, empty),
+                (by_king.iter().sum(), trapped),
+                "kings {kings:#x} empty {empty:#x}"
+            );
+        }
+        let mut seed = 0x5DEE_CE66_D1CE_u64;
+        let mut next = || {
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            seed ^ seed >> 31
+        };
+        for _ in 0..20000 {
+            // Sparse and dense boards alike: kings and other pieces drawn with varying odds.
+            let (a, b, c) = (next(), next(), next());
+            let occupied = (a & b | if c & 1 == 0 { c } else { 0 }) & BOARD;
+            let kings = occupied & next() & next();
+            if kings == 0 {
+                continue;
+            }
+            let empty = BOARD & !occupied;
+            check::<crate::variant::Russian>(kings, empty);
+            check::<crate::variant::English>(kings, empty);
         }
     }
 
