@@ -183,8 +183,8 @@ const _: () = assert!(
     "a back rank is not four adjacent bits"
 );
 
-/// `GUARD[variant][color][pattern]`: the back-guard term of the men on the back rank whose
-/// 4-bit pattern (see `BACK_RANK_SHIFT`) is `pattern`; one lookup instead of four tests.
+/// The back-guard term of the men on the back rank whose 4-bit pattern (see `BACK_RANK_SHIFT`)
+/// is the index; folded into `GUARDED`.
 const fn guard_table(w: &Weights, color: usize) -> [i32; 16] {
     let mut t = [0; 16];
     let mut p = 0;
@@ -201,11 +201,6 @@ const fn guard_table(w: &Weights, color: usize) -> [i32; 16] {
     }
     t
 }
-
-static GUARD: [[[i32; 16]; 2]; 2] = [
-    [guard_table(&WEIGHTS[0], 0), guard_table(&WEIGHTS[0], 1)],
-    [guard_table(&WEIGHTS[1], 0), guard_table(&WEIGHTS[1], 1)],
-];
 
 /// The forward cone of a man of `color` on bit `bit`: every square it could walk to, and its own.
 const fn cone(color: usize, bit: u32) -> Bitboard {
@@ -238,55 +233,60 @@ const fn cones() -> [[Bitboard; 64]; 2] {
     t
 }
 
-/// A weight per square as bit slices: the lowest weight and, for each bit of (weight - lowest),
-/// the squares whose weight has that bit. Then `sum(weight[square])` over a set is `lowest * |set|`
-/// plus `|set & slice[k]| << k` over the slices: a few counts instead of one per weight.
-struct SquareSlices {
-    lowest: i32,
-    slices: [Bitboard; 16],
-}
+/// A weight per square as four tables, one per group of eight squares: in the padded layout
+/// bits `9g..9g+8` are two rows of the board (bit `9g+8` is a ghost or off the board), so the
+/// sum of the weights of a set is four loads, `table[g][(set >> 9g) & 255]`, fewer instructions
+/// than a count per bit of the weights.
+struct SquareTable([[i32; 256]; 4]);
 
-impl SquareSlices {
-    /// The slices of `weight` (indexed by bit; only the board's bits are read).
-    const fn new(weight: &[i32; 64]) -> SquareSlices {
-        let mut lowest = i32::MAX;
-        let mut b = 0;
-        while b < 64 {
-            if BOARD & (1u64 << b) != 0 && weight[b] < lowest {
-                lowest = weight[b];
-            }
-            b += 1;
+impl SquareTable {
+    /// The tables of `weight` (indexed by bit; only the board's bits are read).
+    const fn new(weight: &[i32; 64]) -> SquareTable {
+        let mut t = [[0; 256]; 4];
+        let mut g = 0;
+        while g < 4 {
+            t[g] = group_table(weight, g);
+            g += 1;
         }
-        let mut slices = [0; 16];
-        let mut b = 0;
-        while b < 64 {
-            if BOARD & (1u64 << b) != 0 {
-                let extra = weight[b] - lowest;
-                assert!(extra < 1 << 16, "a square weight spread beyond 16 bits");
-                let mut k = 0;
-                while k < 16 {
-                    if extra & (1 << k) != 0 {
-                        slices[k] |= 1u64 << b;
-                    }
-                    k += 1;
-                }
-            }
-            b += 1;
-        }
-        SquareSlices { lowest, slices }
+        SquareTable(t)
     }
 
-    /// The sum of the weights of the squares in `set`.
+    /// The sum of the weights of the squares of `set` in group `g`.
+    #[inline(always)]
+    fn group(&self, g: usize, set: Bitboard) -> i32 {
+        self.0[g][group_index(g, set)]
+    }
+
+    /// The sum of the weights of the squares in `set` (the search sums with the guard folded in).
+    #[cfg(test)]
     #[inline(always)]
     fn sum(&self, set: Bitboard) -> i32 {
-        let mut sum = self.lowest * set.count_ones() as i32;
-        for (k, &slice) in self.slices.iter().enumerate() {
-            if slice != 0 {
-                sum += ((set & slice).count_ones() as i32) << k;
-            }
-        }
-        sum
+        self.group(0, set) + self.group(1, set) + self.group(2, set) + self.group(3, set)
     }
+}
+
+/// The index of `set`'s squares in group `g` of a `SquareTable`.
+#[inline(always)]
+const fn group_index(g: usize, set: Bitboard) -> usize {
+    (set >> (9 * g)) as usize & 255
+}
+
+/// The sums of `weight` over the 256 subsets of group `g`'s squares.
+const fn group_table(weight: &[i32; 64], g: usize) -> [i32; 256] {
+    let mut t = [0; 256];
+    let mut i = 0;
+    while i < 256 {
+        let set = (i as Bitboard) << (9 * g) & BOARD;
+        let mut b = 0;
+        while b < 64 {
+            if set & (1u64 << b) != 0 {
+                t[i] += weight[b];
+            }
+            b += 1;
+        }
+        i += 1;
+    }
+    t
 }
 
 /// The tempo weight of a man of colour index `color` by bit.
@@ -323,34 +323,62 @@ const fn man_square_weights(w: &Weights, color: usize) -> [i32; 64] {
     t
 }
 
-/// `TEMPO[variant][color]`: the tempo table as slices.
-static TEMPO: [[SquareSlices; 2]; 2] = [
+/// `MAN_SQUARES[variant][color]`: `man_square_weights` as tables by group.
+static MAN_SQUARES: [[SquareTable; 2]; 2] = [
     [
-        SquareSlices::new(&tempo_weights(&WEIGHTS[0], 0)),
-        SquareSlices::new(&tempo_weights(&WEIGHTS[0], 1)),
+        SquareTable::new(&man_square_weights(&WEIGHTS[0], 0)),
+        SquareTable::new(&man_square_weights(&WEIGHTS[0], 1)),
     ],
     [
-        SquareSlices::new(&tempo_weights(&WEIGHTS[1], 0)),
-        SquareSlices::new(&tempo_weights(&WEIGHTS[1], 1)),
-    ],
-];
-
-/// `MAN_SQUARES[variant][color]`: `man_square_weights` as slices.
-static MAN_SQUARES: [[SquareSlices; 2]; 2] = [
-    [
-        SquareSlices::new(&man_square_weights(&WEIGHTS[0], 0)),
-        SquareSlices::new(&man_square_weights(&WEIGHTS[0], 1)),
-    ],
-    [
-        SquareSlices::new(&man_square_weights(&WEIGHTS[1], 0)),
-        SquareSlices::new(&man_square_weights(&WEIGHTS[1], 1)),
+        SquareTable::new(&man_square_weights(&WEIGHTS[1], 0)),
+        SquareTable::new(&man_square_weights(&WEIGHTS[1], 1)),
     ],
 ];
 
-/// The tempo term of `men` of colour index `c` under the variant `v` (a `WEIGHTS` index).
-#[inline(always)]
-fn tempo(v: usize, c: usize, men: Bitboard) -> i32 {
-    TEMPO[v][c].sum(men)
+/// The group of a `SquareTable` that holds each side's back rank.
+const BACK_GROUP: [usize; 2] = [3, 0];
+const _: () = assert!(
+    OWN_RANK[0][0] >> (9 * BACK_GROUP[0]) < 256 && OWN_RANK[1][0] >> (9 * BACK_GROUP[1]) < 256,
+    "a back rank is not in its group"
+);
+
+/// `GUARDED[variant][color]`: the back group's table of `MAN_SQUARES` with the back-guard term
+/// added, for when the opponent has men: one load serves both terms.
+const fn guarded_table(w: &Weights, color: usize) -> [i32; 256] {
+    let g = BACK_GROUP[color];
+    let mut t = group_table(&man_square_weights(w, color), g);
+    let guard = guard_table(w, color);
+    let mut i = 0;
+    while i < 256 {
+        let men = (i as Bitboard) << (9 * g) & BOARD;
+        t[i] += guard[(men >> BACK_RANK_SHIFT[color]) as usize & 15];
+        i += 1;
+    }
+    t
+}
+
+static GUARDED: [[[i32; 256]; 2]; 2] = [
+    [guarded_table(&WEIGHTS[0], 0), guarded_table(&WEIGHTS[0], 1)],
+    [guarded_table(&WEIGHTS[1], 0), guarded_table(&WEIGHTS[1], 1)],
+];
+
+/// The tempo term of `men` of colour index `c`, rank by rank (for the breakdown by term).
+fn tempo(w: &Weights, c: usize, men: Bitboard) -> i32 {
+    OWN_RANK[c]
+        .iter()
+        .zip(&w.man_rank)
+        .map(|(mask, &weight)| (men & mask).count_ones() as i32 * weight)
+        .sum()
+}
+
+/// The back-guard term of `men` of colour index `c`, square by square.
+fn back_guard(w: &Weights, c: usize, men: Bitboard) -> i32 {
+    BACK_RANK_OF[c]
+        .iter()
+        .zip(&w.back_guard)
+        .filter(|(sq, _)| men & **sq != 0)
+        .map(|(_, &weight)| weight)
+        .sum()
 }
 
 /// `CONES[color][bit]`: the forward cone of a man, for the runaway test.
@@ -392,8 +420,9 @@ fn material(w: &Weights, men: Bitboard, kings: Bitboard) -> i32 {
     men.count_ones() as i32 * w.man + kings.count_ones() as i32 * w.king
 }
 
-/// The squares a king on `king` can move to over `empty`.
-#[inline(always)]
+/// The squares a king on `king` can move to over `empty`: one king at a time, the plain way
+/// that `kings_mobility` must agree with.
+#[cfg(test)]
 fn king_moves<R: Rules>(king: Bitboard, empty: Bitboard) -> Bitboard {
     let mut to = 0;
     for d in Dir::ALL {
@@ -409,6 +438,38 @@ fn king_moves<R: Rules>(king: Bitboard, empty: Bitboard) -> Bitboard {
         }
     }
     to
+}
+
+/// The moves of all of a side's `kings` over `empty`, counted per king and summed, and how many
+/// of them have no move; for every king at once. A flying king's ray in one direction stops at
+/// the first piece, so two kings' rays in the same direction never meet: one flood per direction
+/// from all the kings counts each king's moves once. A king has a move if and only if a
+/// neighbouring square is empty, flying or not. `kings` must not be empty.
+#[inline(always)]
+fn kings_mobility<R: Rules>(kings: Bitboard, empty: Bitboard) -> (u32, u32) {
+    debug_assert!(kings != 0);
+    let mut moves = 0;
+    for d in Dir::ALL {
+        // `empty` and `kings` lie on the board, so unmasked steps are enough.
+        let mut front = d.step(kings) & empty;
+        if R::FLYING_KINGS {
+            let mut to = 0;
+            while front != 0 {
+                to |= front;
+                front = d.step(front) & empty;
+            }
+            front = to;
+        }
+        moves += front.count_ones();
+    }
+    // Most often there is one king, and then the count says whether it is trapped.
+    let trapped = if kings & kings.wrapping_sub(1) == 0 {
+        (moves == 0) as u32
+    } else {
+        let free = Dir::ALL.iter().fold(0, |free, d| free | d.step_back(empty));
+        (kings & !free).count_ones()
+    };
+    (moves, trapped)
 }
 
 /// Chebyshev distance between two squares.
@@ -476,38 +537,38 @@ fn side_terms<R: Rules, T: TermSink>(
         + (men & EDGES).count_ones() as i32 * w.edge_man;
     let mut placement = 0;
     if T::APART {
-        let tempo = tempo(R::VARIANT as usize, c, men);
-        debug_assert_eq!(
-            tempo,
-            ranks
-                .iter()
-                .zip(&w.man_rank)
-                .map(|(mask, &weight)| (men & mask).count_ones() as i32 * weight)
-                .sum::<i32>()
-        );
-        t.add(2, sign * tempo);
+        t.add(2, sign * tempo(w, c, men));
         placement = men_placement;
+        if opp_men != 0 {
+            t.add(3, sign * back_guard(w, c, men));
+        }
     } else {
-        // Tempo and the men's placement in one table of weights by square: fewer counts.
-        let by_square = MAN_SQUARES[R::VARIANT as usize][c].sum(men);
+        // Tempo, the men's placement and the back guard in one table of weights by square:
+        // four loads, the back rank's group with the guard added when it counts.
+        let table = &MAN_SQUARES[R::VARIANT as usize][c];
+        let bg = BACK_GROUP[c];
+        let back = if opp_men != 0 {
+            &GUARDED[R::VARIANT as usize][c]
+        } else {
+            &table.0[bg]
+        };
+        let mut by_square = back[group_index(bg, men)];
+        for g in 0..4 {
+            if g != bg {
+                by_square += table.group(g, men);
+            }
+        }
         debug_assert_eq!(
             by_square,
-            tempo(R::VARIANT as usize, c, men) + men_placement
+            tempo(w, c, men)
+                + men_placement
+                + if opp_men != 0 {
+                    back_guard(w, c, men)
+                } else {
+                    0
+                }
         );
         t.add(2, sign * by_square);
-    }
-    if opp_men != 0 {
-        let guard = GUARD[R::VARIANT as usize][c][(men >> BACK_RANK_SHIFT[c]) as usize & 15];
-        debug_assert_eq!(
-            guard,
-            BACK_RANK_OF[c]
-                .iter()
-                .zip(&w.back_guard)
-                .filter(|(sq, _)| men & **sq != 0)
-                .map(|(_, &weight)| weight)
-                .sum::<i32>()
-        );
-        t.add(3, sign * guard);
     }
     let man_steps =
         (fwd_a.shift(men) & empty).count_ones() + (fwd_b.shift(men) & empty).count_ones();
@@ -519,14 +580,9 @@ fn side_terms<R: Rules, T: TermSink>(
         );
         placement += (kings & CENTRE).count_ones() as i32 * w.centre_king
             + (kings & EDGES).count_ones() as i32 * w.edge_king;
-        let mut trapped = 0;
-        for king in BitIter(kings) {
-            let moves = king_moves::<R>(king, empty).count_ones() as i32;
-            mobility += moves * w.mobility_king;
-            if moves == 0 {
-                trapped += w.trapped_king;
-            }
-        }
+        let (moves, trapped) = kings_mobility::<R>(kings, empty);
+        mobility += moves as i32 * w.mobility_king;
+        let trapped = trapped as i32 * w.trapped_king;
         t.add(8, sign * trapped);
         if own_material < opp_material {
             t.add(
@@ -670,26 +726,61 @@ mod tests {
     use crate::notation::fen::parse_fen;
 
     #[test]
-    fn square_slices_sum_like_the_tables() {
+    fn square_tables_sum_like_the_weights() {
         let mut seed = 0x9E37_79B9_7F4A_7C15_u64;
-        for _ in 0..2000 {
+        for _ in 0..5000 {
             seed = seed
                 .wrapping_mul(6364136223846793005)
                 .wrapping_add(1442695040888963407);
             let men = (seed ^ seed >> 29) & BOARD;
             for (v, w) in WEIGHTS.iter().enumerate() {
-                for (c, ranks) in OWN_RANK.iter().enumerate() {
-                    let by_rank: i32 = ranks
-                        .iter()
-                        .zip(&w.man_rank)
-                        .map(|(mask, &weight)| (men & mask).count_ones() as i32 * weight)
-                        .sum();
-                    assert_eq!(tempo(v, c, men), by_rank);
+                for c in 0..2 {
+                    let by_rank = tempo(w, c, men);
                     let placement = (men & CENTRE).count_ones() as i32 * w.centre_man
                         + (men & EDGES).count_ones() as i32 * w.edge_man;
-                    assert_eq!(MAN_SQUARES[v][c].sum(men), by_rank + placement);
+                    let table = &MAN_SQUARES[v][c];
+                    assert_eq!(table.sum(men), by_rank + placement);
+                    let bg = BACK_GROUP[c];
+                    assert_eq!(
+                        GUARDED[v][c][group_index(bg, men)] - table.group(bg, men),
+                        back_guard(w, c, men)
+                    );
                 }
             }
+        }
+    }
+
+    #[test]
+    fn kings_mobility_counts_king_by_king() {
+        fn check<R: Rules>(kings: Bitboard, empty: Bitboard) {
+            let by_king: Vec<u32> = BitIter(kings)
+                .map(|k| king_moves::<R>(k, empty).count_ones())
+                .collect();
+            let trapped = by_king.iter().filter(|&&n| n == 0).count() as u32;
+            assert_eq!(
+                kings_mobility::<R>(kings, empty),
+                (by_king.iter().sum(), trapped),
+                "kings {kings:#x} empty {empty:#x}"
+            );
+        }
+        let mut seed = 0x5DEE_CE66_D1CE_u64;
+        let mut next = || {
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            seed ^ seed >> 31
+        };
+        for _ in 0..20000 {
+            // Sparse and dense boards alike: kings and other pieces drawn with varying odds.
+            let (a, b, c) = (next(), next(), next());
+            let occupied = (a & b | if c & 1 == 0 { c } else { 0 }) & BOARD;
+            let kings = occupied & next() & next();
+            if kings == 0 {
+                continue;
+            }
+            let empty = BOARD & !occupied;
+            check::<crate::variant::Russian>(kings, empty);
+            check::<crate::variant::English>(kings, empty);
         }
     }
 
