@@ -6,7 +6,7 @@
 //! (blocking the path) until the move ends and cannot be jumped twice, while the square the moving
 //! piece left is empty from the first jump on.
 
-use super::Board;
+use super::{rays, Board};
 use crate::bitboard::{BitIter, Bitboard, Dir, Side, Square};
 use crate::moves::{dedup_same_effect_from, Move, MAX_JUMPS};
 use crate::variant::Rules;
@@ -59,30 +59,27 @@ pub(crate) fn kings_can_capture<R: Rules>(
     them: Bitboard,
     empty: Bitboard,
 ) -> bool {
-    for d in Dir::ALL {
-        let victims = if R::FLYING_KINGS {
-            ray_hits(kings, d, empty) & them
-        } else {
-            d.step(kings) & them
-        };
-        if d.step(victims) & empty != 0 {
+    if !R::FLYING_KINGS {
+        let mut lands = 0;
+        for d in Dir::ALL {
+            lands |= d.step(d.step(kings) & them);
+        }
+        return lands & empty != 0;
+    }
+    // Per king, the first piece on each of its rays (kings are few): a capture if it is the
+    // opponent's and the square beyond it is empty.
+    for king in BitIter(kings) {
+        let at = king.trailing_zeros();
+        let mut lands = 0;
+        for d in Dir::ALL {
+            let hit = rays::first(d, rays::ray(d, at) & !empty);
+            lands |= d.step(hit & them);
+        }
+        if lands & empty != 0 {
             return true;
         }
     }
     false
-}
-
-/// The squares hit first by rays from every square of `from` in direction `d` over `empty`
-/// squares: the pieces a flying king would meet.
-#[inline(always)]
-fn ray_hits(from: Bitboard, d: Dir, empty: Bitboard) -> Bitboard {
-    let mut hits = 0;
-    let mut front = d.shift(from);
-    while front != 0 {
-        hits |= front & !empty;
-        front = d.shift(front & empty);
-    }
-    hits
 }
 
 /// Walks the captures of the men in `men` and the kings in `kings` (pieces of the side `S` to
