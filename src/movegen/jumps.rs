@@ -82,6 +82,23 @@ pub(crate) fn kings_can_capture<R: Rules>(
     false
 }
 
+/// Whether the king `king` can jump one of `victims` onto `empty` (captured pieces are not
+/// empty: they block).
+#[inline(always)]
+fn king_can_jump<R: Rules>(king: Bitboard, victims: Bitboard, empty: Bitboard) -> bool {
+    let at = king.trailing_zeros();
+    let mut lands = 0;
+    for d in Dir::ALL {
+        let hit = if R::FLYING_KINGS {
+            rays::first(d, rays::ray(d, at) & !empty)
+        } else {
+            d.step(king)
+        };
+        lands |= d.step(hit & victims);
+    }
+    lands & empty != 0
+}
+
 /// Walks the captures of the men in `men` and the kings in `kings` (pieces of the side `S` to
 /// move on `b`), men first, lowest square first. Men that cannot jump at all may be left out of
 /// `men` by the caller; kings are tried one by one.
@@ -217,7 +234,10 @@ fn man_jump<R: Rules, S: Side, K: Sink>(
     j.land(depth, land);
     if land & S::CROWN != 0 {
         // Crowned on the way: english ends the move here, russian goes on as a king.
-        if R::CROWNING_ENDS_CAPTURE || !king_jumps::<R, K>(j, land, taken, depth + 1, true) {
+        if R::CROWNING_ENDS_CAPTURE
+            || !(king_can_jump::<R>(land, j.them & !taken, j.empty)
+                && king_jumps::<R, K>(j, land, taken, depth + 1, true))
+        {
             j.emit(depth + 1, land, taken, true);
         }
     } else if men_that_capture::<R, S>(land, j.them & !taken, j.empty) != 0 {
@@ -267,7 +287,9 @@ fn king_jumps_inline<R: Rules, K: Sink>(
         let taken = captured | victim;
         if !R::FLYING_KINGS {
             j.land(depth, land);
-            if !king_jumps::<R, K>(j, land, taken, depth + 1, promotion) {
+            if !(king_can_jump::<R>(land, j.them & !taken, j.empty)
+                && king_jumps::<R, K>(j, land, taken, depth + 1, promotion))
+            {
                 j.emit(depth + 1, land, taken, promotion);
             }
             continue;
@@ -279,7 +301,10 @@ fn king_jumps_inline<R: Rules, K: Sink>(
         let mut continued = false;
         while land != 0 {
             j.land(depth, land);
-            if king_jumps::<R, K>(j, land, taken, depth + 1, promotion) {
+            // The test by rays is cheaper than a call that finds nothing, the usual case.
+            if king_can_jump::<R>(land, j.them & !taken, j.empty)
+                && king_jumps::<R, K>(j, land, taken, depth + 1, promotion)
+            {
                 continued = true;
             } else {
                 stops[n_stops] = land;
