@@ -60,11 +60,12 @@ pub(crate) fn kings_can_capture<R: Rules>(
     empty: Bitboard,
 ) -> bool {
     if !R::FLYING_KINGS {
-        let mut lands = 0;
         for d in Dir::ALL {
-            lands |= d.step(d.step(kings) & them);
+            if d.step(d.step(kings) & them) & empty != 0 {
+                return true;
+            }
         }
-        return lands & empty != 0;
+        return false;
     }
     // Per king, the first piece on each of its rays (kings are few): a capture if it is the
     // opponent's and the square beyond it is empty.
