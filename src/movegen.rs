@@ -8,6 +8,7 @@
 mod count;
 mod frontier;
 mod jumps;
+mod rays;
 
 pub(crate) use count::{children, count_leaf};
 pub(crate) use frontier::count_two_plies;

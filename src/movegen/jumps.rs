@@ -6,7 +6,7 @@
 //! (blocking the path) until the move ends and cannot be jumped twice, while the square the moving
 //! piece left is empty from the first jump on.
 
-use super::Board;
+use super::{rays, Board};
 use crate::bitboard::{BitIter, Bitboard, Dir, Side, Square};
 use crate::moves::{dedup_same_effect_from, Move, MAX_JUMPS};
 use crate::variant::Rules;
@@ -59,30 +59,45 @@ pub(crate) fn kings_can_capture<R: Rules>(
     them: Bitboard,
     empty: Bitboard,
 ) -> bool {
-    for d in Dir::ALL {
-        let victims = if R::FLYING_KINGS {
-            ray_hits(kings, d, empty) & them
-        } else {
-            d.step(kings) & them
-        };
-        if d.step(victims) & empty != 0 {
+    if !R::FLYING_KINGS {
+        for d in Dir::ALL {
+            if d.step(d.step(kings) & them) & empty != 0 {
+                return true;
+            }
+        }
+        return false;
+    }
+    // Per king, the first piece on each of its rays (kings are few): a capture if it is the
+    // opponent's and the square beyond it is empty.
+    for king in BitIter(kings) {
+        let at = king.trailing_zeros();
+        let mut lands = 0;
+        for d in Dir::ALL {
+            let hit = rays::first(d, rays::ray(d, at) & !empty);
+            lands |= d.step(hit & them);
+        }
+        if lands & empty != 0 {
             return true;
         }
     }
     false
 }
 
-/// The squares hit first by rays from every square of `from` in direction `d` over `empty`
-/// squares: the pieces a flying king would meet.
+/// Whether the king `king` can jump one of `victims` onto `empty` (captured pieces are not
+/// empty: they block).
 #[inline(always)]
-fn ray_hits(from: Bitboard, d: Dir, empty: Bitboard) -> Bitboard {
-    let mut hits = 0;
-    let mut front = d.shift(from);
-    while front != 0 {
-        hits |= front & !empty;
-        front = d.shift(front & empty);
+fn king_can_jump<R: Rules>(king: Bitboard, victims: Bitboard, empty: Bitboard) -> bool {
+    let at = king.trailing_zeros();
+    let mut lands = 0;
+    for d in Dir::ALL {
+        let hit = if R::FLYING_KINGS {
+            rays::first(d, rays::ray(d, at) & !empty)
+        } else {
+            d.step(king)
+        };
+        lands |= d.step(hit & victims);
     }
-    hits
+    lands & empty != 0
 }
 
 /// Walks the captures of the men in `men` and the kings in `kings` (pieces of the side `S` to
@@ -220,7 +235,10 @@ fn man_jump<R: Rules, S: Side, K: Sink>(
     j.land(depth, land);
     if land & S::CROWN != 0 {
         // Crowned on the way: english ends the move here, russian goes on as a king.
-        if R::CROWNING_ENDS_CAPTURE || !king_jumps::<R, K>(j, land, taken, depth + 1, true) {
+        if R::CROWNING_ENDS_CAPTURE
+            || !(king_can_jump::<R>(land, j.them & !taken, j.empty)
+                && king_jumps::<R, K>(j, land, taken, depth + 1, true))
+        {
             j.emit(depth + 1, land, taken, true);
         }
     } else if men_that_capture::<R, S>(land, j.them & !taken, j.empty) != 0 {
@@ -270,7 +288,9 @@ fn king_jumps_inline<R: Rules, K: Sink>(
         let taken = captured | victim;
         if !R::FLYING_KINGS {
             j.land(depth, land);
-            if !king_jumps::<R, K>(j, land, taken, depth + 1, promotion) {
+            if !(king_can_jump::<R>(land, j.them & !taken, j.empty)
+                && king_jumps::<R, K>(j, land, taken, depth + 1, promotion))
+            {
                 j.emit(depth + 1, land, taken, promotion);
             }
             continue;
@@ -282,7 +302,10 @@ fn king_jumps_inline<R: Rules, K: Sink>(
         let mut continued = false;
         while land != 0 {
             j.land(depth, land);
-            if king_jumps::<R, K>(j, land, taken, depth + 1, promotion) {
+            // The test by rays is cheaper than a call that finds nothing, the usual case.
+            if king_can_jump::<R>(land, j.them & !taken, j.empty)
+                && king_jumps::<R, K>(j, land, taken, depth + 1, promotion)
+            {
                 continued = true;
             } else {
                 stops[n_stops] = land;

@@ -1,0 +1,143 @@
+//! Flying kings' rays: for each direction and bit index of the padded layout, the squares a king
+//! on that bit would cross on an empty board. A king's first blocker in a direction is then the
+//! lowest (down, towards higher bits) or highest (up, towards lower bits) piece on its ray, found
+//! with one bit scan in place of a step-by-step flood.
+
+use crate::bitboard::{self, Bitboard, Dir};
+
+/// `RAYS[table(d)][at]`: the squares from bit `at` (exclusive) to the edge in direction `d`;
+/// empty for bits off the board.
+static RAYS: [[Bitboard; 64]; 4] = [
+    rays(Dir::ALL[0]),
+    rays(Dir::ALL[1]),
+    rays(Dir::ALL[2]),
+    rays(Dir::ALL[3]),
+];
+
+/// The place of `d` in `Dir::ALL`, and so of its table in `RAYS`.
+#[inline(always)]
+const fn table(d: Dir) -> usize {
+    match d {
+        Dir::UpLeft => 0,
+        Dir::UpRight => 1,
+        Dir::DownLeft => 2,
+        Dir::DownRight => 3,
+    }
+}
+
+const fn rays(d: Dir) -> [Bitboard; 64] {
+    let mut t = [0; 64];
+    let mut at = 0;
+    while at < 64 {
+        let mut sq: Bitboard = 1 << at;
+        if sq & bitboard::BOARD != 0 {
+            let mut ray = 0;
+            loop {
+                sq = sq.rotate_left(d as u32) & bitboard::BOARD;
+                if sq == 0 {
+                    break;
+                }
+                ray |= sq;
+            }
+            t[at] = ray;
+        }
+        at += 1;
+    }
+    t
+}
+
+/// Whether `d` goes towards higher bits (down the board), where the nearest square of a ray is
+/// its lowest.
+#[inline(always)]
+pub(crate) const fn is_down(d: Dir) -> bool {
+    (d as u32) < 32
+}
+
+/// The ray from bit index `at` in direction `d`.
+#[inline(always)]
+pub(crate) fn ray(d: Dir, at: u32) -> Bitboard {
+    RAYS[table(d)][at as usize & 63]
+}
+
+/// The square of `blockers` (a subset of `ray`, the ray in direction `d`) nearest to the ray's
+/// start, 0 if there is none; and the squares of the ray before it (the whole ray if none).
+#[inline(always)]
+pub(crate) fn first_and_free(d: Dir, ray: Bitboard, blockers: Bitboard) -> (Bitboard, Bitboard) {
+    if is_down(d) {
+        let first = blockers & blockers.wrapping_neg();
+        (first, ray & first.wrapping_sub(1))
+    } else {
+        // The highest bit, found with a sentinel below bit 0 so that an empty set needs no
+        // case of its own (the board's bits end at 34): `above` is the first blocker's bit
+        // shifted up one, or 1 if there is none.
+        let above = 1u64 << (63 - (blockers << 1 | 1).leading_zeros());
+        (above >> 1, ray & !(above - 1))
+    }
+}
+
+/// The first of `blockers` on `ray` in direction `d`, as `first_and_free`.
+#[inline(always)]
+pub(crate) fn first(d: Dir, blockers: Bitboard) -> Bitboard {
+    first_and_free(d, 0, blockers).0
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::bitboard::BitIter;
+
+    #[test]
+    fn rays_match_steps() {
+        for at in 0..64u32 {
+            let bit: Bitboard = 1 << at;
+            for d in Dir::ALL {
+                let mut expected = 0;
+                if bit & bitboard::BOARD != 0 {
+                    let mut sq = d.shift(bit);
+                    while sq != 0 {
+                        expected |= sq;
+                        sq = d.shift(sq);
+                    }
+                }
+                assert_eq!(ray(d, at), expected, "bit {at} {d:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn first_and_free_follow_steps() {
+        for at in 0..64u32 {
+            let bit: Bitboard = 1 << at;
+            if bit & bitboard::BOARD == 0 {
+                continue;
+            }
+            for d in Dir::ALL {
+                let r = ray(d, at);
+                // Every subset of the ray as blockers.
+                let squares: Vec<Bitboard> = BitIter(r).collect();
+                for mask in 0..1u32 << squares.len() {
+                    let blockers: Bitboard = squares
+                        .iter()
+                        .enumerate()
+                        .filter(|(i, _)| mask >> i & 1 != 0)
+                        .map(|(_, &s)| s)
+                        .fold(0, |a, s| a | s);
+                    let mut free = 0;
+                    let mut first = 0;
+                    let mut sq = d.shift(bit);
+                    while sq != 0 {
+                        if sq & blockers != 0 {
+                            first = sq;
+                            break;
+                        }
+                        free |= sq;
+                        sq = d.shift(sq);
+                    }
+                    let got = first_and_free(d, r, blockers);
+                    assert_eq!(got, (first, free), "bit {at} {d:?} {blockers:#x}");
+                    assert_eq!(super::first(d, blockers), first);
+                }
+            }
+        }
+    }
+}
