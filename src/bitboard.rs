@@ -95,6 +95,18 @@ impl Dir {
     /// All four directions.
     pub const ALL: [Dir; 4] = [Dir::UpLeft, Dir::UpRight, Dir::DownLeft, Dir::DownRight];
 
+    /// The place of this direction in `ALL`: the index of its table wherever a table is kept
+    /// per direction.
+    #[inline(always)]
+    pub const fn index(self) -> usize {
+        match self {
+            Dir::UpLeft => 0,
+            Dir::UpRight => 1,
+            Dir::DownLeft => 2,
+            Dir::DownRight => 3,
+        }
+    }
+
     /// The direction pointing the other way.
     pub const fn opposite(self) -> Dir {
         match self {
@@ -400,6 +412,13 @@ mod tests {
             assert_eq!(Square::from_bit(s.bit()), s);
         }
         assert_eq!(count(BOARD), 32);
+    }
+
+    #[test]
+    fn a_direction_indexes_its_place_in_all() {
+        for (i, d) in Dir::ALL.into_iter().enumerate() {
+            assert_eq!(d.index(), i);
+        }
     }
 
     #[test]

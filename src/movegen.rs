@@ -211,7 +211,7 @@ fn man_steps<S: Side, const I: usize>(
 ) -> impl Iterator<Item = Move> {
     let d = S::FORWARD[I];
     let to = d.step(men) & empty;
-    let keys = &MAN_STEP_KEYS[man_step_table(d)];
+    let keys = &MAN_STEP_KEYS[d.index()];
     let mut rest = to;
     (0..to.count_ones()).map(move |_| {
         // Bit 63 is off the board: with it set the count needs no case for an empty set.
@@ -221,7 +221,7 @@ fn man_steps<S: Side, const I: usize>(
     })
 }
 
-/// `MAN_STEP_KEYS[man_step_table(d)][at]`: the `Move::key` of a man's step in direction `d`
+/// `MAN_STEP_KEYS[d.index()][at]`: the `Move::key` of a man's step in direction `d`
 /// onto bit index `at` (0 where that is no step), crowning included: one load in place of two
 /// square lookups and a test of the crowning row.
 static MAN_STEP_KEYS: [[u16; 64]; 4] = [
@@ -230,17 +230,6 @@ static MAN_STEP_KEYS: [[u16; 64]; 4] = [
     man_step_keys(Dir::ALL[2]),
     man_step_keys(Dir::ALL[3]),
 ];
-
-/// The place of `d` in `Dir::ALL`, and so of its table in `MAN_STEP_KEYS`.
-#[inline(always)]
-const fn man_step_table(d: Dir) -> usize {
-    match d {
-        Dir::UpLeft => 0,
-        Dir::UpRight => 1,
-        Dir::DownLeft => 2,
-        Dir::DownRight => 3,
-    }
-}
 
 const fn man_step_keys(d: Dir) -> [u16; 64] {
     let mut keys = [0; 64];

@@ -5,7 +5,7 @@
 
 use crate::bitboard::{self, Bitboard, Dir};
 
-/// `RAYS[table(d)][at]`: the squares from bit `at` (exclusive) to the edge in direction `d`;
+/// `RAYS[d.index()][at]`: the squares from bit `at` (exclusive) to the edge in direction `d`;
 /// empty for bits off the board.
 static RAYS: [[Bitboard; 64]; 4] = [
     rays(Dir::ALL[0]),
@@ -13,17 +13,6 @@ static RAYS: [[Bitboard; 64]; 4] = [
     rays(Dir::ALL[2]),
     rays(Dir::ALL[3]),
 ];
-
-/// The place of `d` in `Dir::ALL`, and so of its table in `RAYS`.
-#[inline(always)]
-const fn table(d: Dir) -> usize {
-    match d {
-        Dir::UpLeft => 0,
-        Dir::UpRight => 1,
-        Dir::DownLeft => 2,
-        Dir::DownRight => 3,
-    }
-}
 
 const fn rays(d: Dir) -> [Bitboard; 64] {
     let mut t = [0; 64];
@@ -56,7 +45,7 @@ pub(crate) const fn is_down(d: Dir) -> bool {
 /// The ray from bit index `at` in direction `d`.
 #[inline(always)]
 pub(crate) fn ray(d: Dir, at: u32) -> Bitboard {
-    RAYS[table(d)][at as usize & 63]
+    RAYS[d.index()][at as usize & 63]
 }
 
 /// The square of `blockers` (a subset of `ray`, the ray in direction `d`) nearest to the ray's
