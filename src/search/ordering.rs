@@ -28,8 +28,9 @@ fn squares(mv: &Move) -> u16 {
 
 /// The ordering statistics of one search thread.
 pub(crate) struct Ordering {
-    /// Two quiet moves per ply that caused cuts, as `squares` (0 for none).
-    killers: Vec<[u16; 2]>,
+    /// Two quiet moves per ply that caused cuts, as `squares` (0 for none). A fixed length, so
+    /// that a ply the search has bounded needs no bounds check.
+    killers: Box<[[u16; 2]; MAX_PLY + 1]>,
     /// Indexed by colour, then `squares`, in blocks of 2048: the second half of each block is
     /// no history but PROMOTION throughout, the score of a crowning, so that the scoring pass
     /// finds every quiet move's score by one load (see `score`).
@@ -39,7 +40,7 @@ pub(crate) struct Ordering {
 impl Ordering {
     pub(crate) fn new() -> Ordering {
         Ordering {
-            killers: vec![[0; 2]; MAX_PLY + 1],
+            killers: Box::new([[0; 2]; MAX_PLY + 1]),
             history: Box::new(std::array::from_fn(|i| {
                 if i % 2048 < 1024 {
                     0
