@@ -50,6 +50,10 @@ impl KeyStack {
     /// would have, so a repetition in the tree means neither side can do better.
     #[inline]
     pub(crate) fn repeated(&self, key: u64, quiet_plies: u16) -> bool {
+        // Most nodes follow a capture or a man's move: no need to look at the stack.
+        if !Self::can_repeat(quiet_plies) {
+            return false;
+        }
         let n = self.keys.len();
         let limit = (quiet_plies as usize).min(n);
         let mut back = 2;
