@@ -28,8 +28,9 @@ fn squares(mv: &Move) -> u16 {
 
 /// The ordering statistics of one search thread.
 pub(crate) struct Ordering {
-    /// Two quiet moves per ply that caused cuts, as `squares` (0 for none).
-    killers: Vec<[u16; 2]>,
+    /// Two quiet moves per ply that caused cuts, as `squares` (0 for none). A fixed length, so
+    /// that a ply the search has bounded needs no bounds check.
+    killers: Box<[[u16; 2]; MAX_PLY + 1]>,
     /// Indexed by colour, then `squares`, in blocks of 2048: the second half of each block is
     /// no history but PROMOTION throughout, the score of a crowning, so that the scoring pass
     /// finds every quiet move's score by one load (see `score`).
@@ -39,7 +40,7 @@ pub(crate) struct Ordering {
 impl Ordering {
     pub(crate) fn new() -> Ordering {
         Ordering {
-            killers: vec![[0; 2]; MAX_PLY + 1],
+            killers: Box::new([[0; 2]; MAX_PLY + 1]),
             history: Box::new(std::array::from_fn(|i| {
                 if i % 2048 < 1024 {
                     0
@@ -113,8 +114,9 @@ impl Ordering {
             }
         } else {
             // A quiet move's code is its squares and nothing else, so the hash move is found by
-            // its `squares` alone; 0 (no move's squares) for none.
-            let hash_sq = if hash_move != 0 && code_is_quiet(hash_move) {
+            // its `squares` alone; 0 (no move's squares) for none, which is also the squares of
+            // the code 0 (no hash move).
+            let hash_sq = if code_is_quiet(hash_move) {
                 code_squares(hash_move) as usize
             } else {
                 0
@@ -234,5 +236,21 @@ mod tests {
         assert_eq!(pick(&mut moves, &mut scores, 1), b);
         assert_eq!(pick(&mut moves, &mut scores, 2), a);
         assert!(o.history[Ordering::slot(Color::White, &a)] < 0);
+    }
+
+    #[test]
+    fn no_hash_move_scores_by_killers_and_history_and_leaves_them_be() {
+        let pos = crate::parse_fen("W:W21,22,23:B1,2").unwrap();
+        let mut o = Ordering::new();
+        let (a, b, c) = (quiet(21, 17), quiet(22, 18), quiet(23, 19));
+        o.cut(Color::White, 3, &b, 4, &[a]);
+        let before = o.history.clone();
+        let mut moves = vec![a, b, c];
+        let mut scores = vec![0; moves.len()];
+        o.score(&pos, &mut moves, 0, 3, &mut scores);
+        assert_eq!(moves, vec![b, a, c]);
+        let h = |m: &Move| before[Ordering::slot(Color::White, m)];
+        assert_eq!(scores, vec![KILLER, h(&a), h(&c)]);
+        assert_eq!(o.history, before);
     }
 }

@@ -50,6 +50,10 @@ impl KeyStack {
     /// would have, so a repetition in the tree means neither side can do better.
     #[inline]
     pub(crate) fn repeated(&self, key: u64, quiet_plies: u16) -> bool {
+        // Most nodes follow a capture or a man's move: no need to look at the stack.
+        if !Self::can_repeat(quiet_plies) {
+            return false;
+        }
         let n = self.keys.len();
         let limit = (quiet_plies as usize).min(n);
         let mut back = 2;
@@ -130,24 +134,25 @@ fn mixed_key(pos: &Position, c: &DrawCounters) -> u64 {
 /// A score as stored in the table: decisive scores measured from this node, not the root.
 #[inline(always)]
 pub(crate) fn to_tt(score: i32, ply: usize) -> i32 {
-    if score > Score::WIN_THRESHOLD {
-        score + ply as i32
-    } else if score < -Score::WIN_THRESHOLD {
-        score - ply as i32
-    } else {
+    // One test for the common case, a score that is not decisive.
+    if (-Score::WIN_THRESHOLD..=Score::WIN_THRESHOLD).contains(&score) {
         score
+    } else if score > 0 {
+        score + ply as i32
+    } else {
+        score - ply as i32
     }
 }
 
 /// A score read from the table, measured from the root again.
 #[inline(always)]
 pub(crate) fn from_tt(score: i32, ply: usize) -> i32 {
-    if score > Score::WIN_THRESHOLD {
-        score - ply as i32
-    } else if score < -Score::WIN_THRESHOLD {
-        score + ply as i32
-    } else {
+    if (-Score::WIN_THRESHOLD..=Score::WIN_THRESHOLD).contains(&score) {
         score
+    } else if score > 0 {
+        score - ply as i32
+    } else {
+        score + ply as i32
     }
 }
 
@@ -197,6 +202,29 @@ mod tests {
             start.key()
         );
         assert_eq!(from_tt(to_tt(Score::win_in(9).0, 4), 4), Score::win_in(9).0);
+    }
+
+    #[test]
+    fn table_scores_move_only_decisive_scores_by_the_ply() {
+        let t = Score::WIN_THRESHOLD;
+        for score in
+            (-Score::INFINITE.0..=Score::INFINITE.0)
+                .step_by(7)
+                .chain([-t - 1, -t, t, t + 1])
+        {
+            for ply in [0, 1, 5, 127] {
+                let p = ply as i32;
+                let (to, from) = if score > t {
+                    (score + p, score - p)
+                } else if score < -t {
+                    (score - p, score + p)
+                } else {
+                    (score, score)
+                };
+                assert_eq!(to_tt(score, ply), to, "{score} {ply}");
+                assert_eq!(from_tt(score, ply), from, "{score} {ply}");
+            }
+        }
     }
 
     #[test]
