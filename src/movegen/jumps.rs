@@ -67,20 +67,8 @@ pub(crate) fn kings_can_capture<R: Rules>(
         }
         return false;
     }
-    // Per king, the first piece on each of its rays (kings are few): a capture if it is the
-    // opponent's and the square beyond it is empty.
-    for king in BitIter(kings) {
-        let at = king.trailing_zeros();
-        let mut lands = 0;
-        for d in Dir::ALL {
-            let hit = rays::first(d, rays::ray(d, at) & !empty);
-            lands |= d.step(hit & them);
-        }
-        if lands & empty != 0 {
-            return true;
-        }
-    }
-    false
+    // Per king (kings are few), the first piece on each of its rays.
+    BitIter(kings).any(|king| king_can_jump::<R>(king, them, empty))
 }
 
 /// Whether the king `king` can jump one of `victims` onto `empty` (captured pieces are not

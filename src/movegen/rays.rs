@@ -38,7 +38,7 @@ const fn rays(d: Dir) -> [Bitboard; 64] {
 /// Whether `d` goes towards higher bits (down the board), where the nearest square of a ray is
 /// its lowest.
 #[inline(always)]
-pub(crate) const fn is_down(d: Dir) -> bool {
+const fn is_down(d: Dir) -> bool {
     (d as u32) < 32
 }
 
@@ -48,26 +48,19 @@ pub(crate) fn ray(d: Dir, at: u32) -> Bitboard {
     RAYS[d.index()][at as usize & 63]
 }
 
-/// The square of `blockers` (a subset of `ray`, the ray in direction `d`) nearest to the ray's
-/// start, 0 if there is none; and the squares of the ray before it (the whole ray if none).
-#[inline(always)]
-pub(crate) fn first_and_free(d: Dir, ray: Bitboard, blockers: Bitboard) -> (Bitboard, Bitboard) {
-    if is_down(d) {
-        let first = blockers & blockers.wrapping_neg();
-        (first, ray & first.wrapping_sub(1))
-    } else {
-        // The highest bit, found with a sentinel below bit 0 so that an empty set needs no
-        // case of its own (the board's bits end at 34): `above` is the first blocker's bit
-        // shifted up one, or 1 if there is none.
-        let above = 1u64 << (63 - (blockers << 1 | 1).leading_zeros());
-        (above >> 1, ray & !(above - 1))
-    }
-}
-
-/// The first of `blockers` on `ray` in direction `d`, as `first_and_free`.
+/// The square of `blockers` (squares of one ray in direction `d`) nearest to the ray's start,
+/// 0 if there is none.
 #[inline(always)]
 pub(crate) fn first(d: Dir, blockers: Bitboard) -> Bitboard {
-    first_and_free(d, 0, blockers).0
+    if is_down(d) {
+        blockers & blockers.wrapping_neg()
+    } else {
+        // The highest bit, found with a sentinel below bit 0 so that an empty set needs no
+        // case of its own (the board's bits end at 34): the first blocker's bit shifted up
+        // one, or 1 if there is none.
+        let above = 1u64 << (63 - (blockers << 1 | 1).leading_zeros());
+        above >> 1
+    }
 }
 
 #[cfg(test)]
@@ -94,7 +87,7 @@ mod tests {
     }
 
     #[test]
-    fn first_and_free_follow_steps() {
+    fn first_follows_steps() {
         for at in 0..64u32 {
             let bit: Bitboard = 1 << at;
             if bit & bitboard::BOARD == 0 {
@@ -111,7 +104,6 @@ mod tests {
                         .filter(|(i, _)| mask >> i & 1 != 0)
                         .map(|(_, &s)| s)
                         .fold(0, |a, s| a | s);
-                    let mut free = 0;
                     let mut first = 0;
                     let mut sq = d.shift(bit);
                     while sq != 0 {
@@ -119,12 +111,13 @@ mod tests {
                             first = sq;
                             break;
                         }
-                        free |= sq;
                         sq = d.shift(sq);
                     }
-                    let got = first_and_free(d, r, blockers);
-                    assert_eq!(got, (first, free), "bit {at} {d:?} {blockers:#x}");
-                    assert_eq!(super::first(d, blockers), first);
+                    assert_eq!(
+                        super::first(d, blockers),
+                        first,
+                        "bit {at} {d:?} {blockers:#x}"
+                    );
                 }
             }
         }
