@@ -17,7 +17,9 @@ use crate::bitboard::{self, BitIter, Bitboard, Dir, Side, Square};
 use crate::moves::Move;
 use crate::position::Position;
 use crate::variant::Rules;
-use jumps::{kings_can_capture, men_that_capture, walk_captures, walk_pieces, MoveSink};
+use jumps::{
+    capturing_pieces, kings_can_capture, men_that_capture, walk_captures, walk_pieces, MoveSink,
+};
 
 /// Whether jump paths with the same effect count as one move (`Unique`, the default everywhere)
 /// or each path counts (`Paths`, the convention of some published perft tables).
@@ -114,16 +116,7 @@ fn moves_onto<R: Rules, const PATHS: bool>(pos: &Position, out: &mut Vec<Move>, 
 #[inline]
 pub(crate) fn capturers<R: Rules>(pos: &Position) -> Bitboard {
     let b = Board::of(pos);
-    let empty = b.empty();
-    let kings = b.us & b.kings;
-    let men = crate::with_side!(pos.side(), S => {
-        men_that_capture::<R, S>(b.us & !b.kings, b.them, empty)
-    });
-    if kings != 0 && kings_can_capture::<R>(kings, b.them, empty) {
-        men | kings
-    } else {
-        men
-    }
+    crate::with_side!(pos.side(), S => capturing_pieces::<R, S>(&b))
 }
 
 /// Appends to `out` the captures of `pos`, whose `capturers` are `from` (not empty), one per

@@ -117,19 +117,28 @@ pub(crate) fn walk_pieces<R: Rules, S: Side, K: Sink>(
     }
 }
 
+/// The pieces of the side `S` to move on `b` from which a capture may start: the men that can
+/// make a first jump, and every king if one of them can. Empty exactly when there is no capture.
+#[inline(always)]
+pub(crate) fn capturing_pieces<R: Rules, S: Side>(b: &Board) -> Bitboard {
+    let empty = b.empty();
+    let men = men_that_capture::<R, S>(b.us & !b.kings, b.them, empty);
+    let kings = b.us & b.kings;
+    // One test over all kings at once is cheaper than walking each king's rays for nothing,
+    // which is the usual case.
+    if kings != 0 && kings_can_capture::<R>(kings, b.them, empty) {
+        men | kings
+    } else {
+        men
+    }
+}
+
 /// Walks every capture of the side `S` to move on `b`.
 #[inline]
 pub(crate) fn walk_captures<R: Rules, S: Side, K: Sink>(b: &Board, sink: &mut K) {
-    let empty = b.empty();
-    let men = men_that_capture::<R, S>(b.us & !b.kings, b.them, empty);
-    let mut kings = b.us & b.kings;
-    // One test over all kings at once is cheaper than walking each king's rays for nothing,
-    // which is the usual case.
-    if kings != 0 && !kings_can_capture::<R>(kings, b.them, empty) {
-        kings = 0;
-    }
-    if men | kings != 0 {
-        walk_pieces::<R, S, K>(b, men, kings, sink);
+    let from = capturing_pieces::<R, S>(b);
+    if from != 0 {
+        walk_pieces::<R, S, K>(b, from & !b.kings, from & b.kings, sink);
     }
 }
 
