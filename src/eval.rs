@@ -498,6 +498,13 @@ impl TermSink for Total {
     }
 }
 
+/// The centre and edge terms of `men`, square class by class (for the breakdown by term; the
+/// search reads them from `MAN_SQUARES`).
+fn men_placement(w: &Weights, men: Bitboard) -> i32 {
+    (men & CENTRE).count_ones() as i32 * w.centre_man
+        + (men & EDGES).count_ones() as i32 * w.edge_man
+}
+
 /// Each term apart, indexed as `TERM_NAMES`.
 struct ByTerm([i32; TERMS]);
 
@@ -533,12 +540,10 @@ fn side_terms<R: Rules, T: TermSink>(
     let opp_material = material(w, opp_men, opp_kings);
 
     t.add(0, sign * own_material);
-    let men_placement = (men & CENTRE).count_ones() as i32 * w.centre_man
-        + (men & EDGES).count_ones() as i32 * w.edge_man;
     let mut placement = 0;
     if T::APART {
         t.add(2, sign * tempo(w, c, men));
-        placement = men_placement;
+        placement = men_placement(w, men);
         if opp_men != 0 {
             t.add(3, sign * back_guard(w, c, men));
         }
@@ -561,7 +566,7 @@ fn side_terms<R: Rules, T: TermSink>(
         debug_assert_eq!(
             by_square,
             tempo(w, c, men)
-                + men_placement
+                + men_placement(w, men)
                 + if opp_men != 0 {
                     back_guard(w, c, men)
                 } else {
