@@ -259,7 +259,7 @@ const SQUARE_BITS: [Bitboard; 32] = {
     let mut t = [0; 32];
     let mut i = 0;
     while i < 32 {
-        t[i] = 1u64 << (i + i / 8);
+        t[i] = 1u64 << Square(i as u8).bit_index();
         i += 1;
     }
     t
@@ -271,7 +271,7 @@ const BIT_SQUARES: [u8; 64] = {
     let mut t = [0; 64];
     let mut b = 0;
     while b < 64 {
-        t[b] = (b - b / 9) as u8;
+        t[b] = Square::from_bit_index(b as u8).0;
         b += 1;
     }
     t

@@ -30,7 +30,7 @@ static PIECE_BY_SQUARE: [[u64; 32]; 4] = {
     while k < 4 {
         let mut i = 0;
         while i < 32 {
-            t[k][i] = PIECE[k][i + i / 8];
+            t[k][i] = PIECE[k][crate::bitboard::Square::from_index(i as u8).bit_index() as usize];
             i += 1;
         }
         k += 1;
