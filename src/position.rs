@@ -199,6 +199,21 @@ impl Position {
         key
     }
 
+    /// The Zobrist key after a piece of the side to move steps from `from` to `to` without a
+    /// capture, as `key_after` would give for that move. For prefetching a child's table
+    /// bucket before the node's moves are generated: the squares may come from a stored move
+    /// that is not legal here, and then the key is merely of no use.
+    #[inline(always)]
+    pub(crate) fn key_after_step(&self, from: Square, to: Square) -> u64 {
+        let us = self.side.index();
+        let was_king = self.kings & from.bit() != 0;
+        let is_king = was_king || to.bit() & self.side.crown_row() != 0;
+        self.key
+            ^ zobrist::BLACK_TO_MOVE
+            ^ zobrist::piece_on(us, was_king, from)
+            ^ zobrist::piece_on(us, is_king, to)
+    }
+
     /// This position with its key set to `key` (see `play_unkeyed`).
     #[inline(always)]
     pub(crate) fn with_key(mut self, key: u64) -> Position {
@@ -264,9 +279,9 @@ impl Position {
 mod tests {
     use crate::{parse_fen, Variant};
 
-    /// `play`'s key is the one computed from scratch, and `play_unkeyed` differs from `play`
-    /// in the key alone: every legal move of random games of both variants, kings and
-    /// multi-captures included.
+    /// `play`'s key is the one computed from scratch, `play_unkeyed` differs from `play` in the
+    /// key alone, and a quiet move's key from its squares (`key_after_step`) is `play`'s: every
+    /// legal move of random games of both variants, kings and multi-captures included.
     #[test]
     fn play_keeps_the_key_and_unkeyed_play_the_board() {
         let mut seed = 0x2545_F491_4F6C_DD1D_u64;
@@ -285,6 +300,9 @@ mod tests {
                         let unkeyed = pos.play_unkeyed(mv);
                         assert_eq!(unkeyed, next);
                         assert_eq!(unkeyed.with_key(next.key()).key(), next.key());
+                        if !mv.is_capture() {
+                            assert_eq!(pos.key_after_step(mv.from(), mv.to()), next.key());
+                        }
                     }
                     seed ^= seed << 13;
                     seed ^= seed >> 7;

@@ -8,11 +8,12 @@ use super::ordering::{Ordering, MAX_PLY};
 use super::threads::{Crumb, Shared};
 use super::tree::{self, KeyStack};
 use super::Score;
+use crate::bitboard::Square;
 use crate::eval::evaluate_for;
 use crate::movegen::{capturers, has_capture, search_captures, search_moves};
 use crate::moves::Move;
 use crate::position::Position;
-use crate::tt::{move_code, Bound};
+use crate::tt::{self, move_code, Bound};
 use crate::variant::{DrawCounters, Rules};
 use std::marker::PhantomData;
 
@@ -197,11 +198,28 @@ impl<'a, R: Rules> Worker<'a, R> {
             }
         }
 
+        // A node's first child probes the table at once: its bucket is fetched here, while the
+        // moves are generated and scored, or it waits on memory (the later children's buckets
+        // are fetched one move ahead, see `search_moves_ahead`). The first child is the hash
+        // move's, found from its squares when it is quiet; without a hash move it is not known
+        // until the moves are scored, so every child's bucket is fetched.
+        let prefetch_children = depth >= 2;
+        if prefetch_children && hash_move != 0 && tt::code_is_quiet(hash_move) {
+            let squares = tt::code_squares(hash_move);
+            let from = Square::from_index((squares >> 5 & 31) as u8);
+            let to = Square::from_index((squares & 31) as u8);
+            self.shared.tt.prefetch(pos.key_after_step(from, to));
+        }
         let start = self.stack.top();
         search_moves::<R>(pos, &mut self.stack.moves);
         let n = self.stack.top() - start;
         if n == 0 {
             return Score::loss_in(ply as u32).0;
+        }
+        if prefetch_children && hash_move == 0 && n > 1 {
+            for mv in &self.stack.moves[start..start + n] {
+                self.shared.tt.prefetch(pos.key_after(mv));
+            }
         }
         // A forced reply costs nothing to look past.
         if n == 1 && (ply as i32) < 2 * self.root_depth {
