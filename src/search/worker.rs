@@ -16,10 +16,35 @@ use crate::position::Position;
 use crate::tt::{self, move_code, Bound};
 use crate::variant::{DrawCounters, Rules};
 use std::marker::PhantomData;
+use std::sync::LazyLock;
 
 const INF: i32 = Score::INFINITE.0;
 /// How often (in nodes) a thread looks at the clock and the stop flag.
 const POLL_MASK: u64 = 1023;
+
+/// The late-move reductions by depth and move index, both capped at 63.
+static REDUCTIONS: LazyLock<[[u8; 64]; 64]> = LazyLock::new(|| {
+    std::array::from_fn(|depth| {
+        std::array::from_fn(|index| {
+            if depth < 3 || index < 3 {
+                return 0;
+            }
+            // The later the move and the deeper the node, the less likely the move is to matter
+            // and the more a reduced look saves; both grow slowly (logarithmically), so that a
+            // deep node's late moves lose a few plies, not half their depth: at depth 5 one ply
+            // up to the 6th move and two after, at depth 12 two from the 4th move and three from
+            // the 8th. The child keeps at least one ply before quiescence.
+            let r = 0.5 + (depth as f64).ln() * (index as f64).ln() / 2.0;
+            (r as i32).clamp(1, depth as i32 - 2) as u8
+        })
+    })
+});
+
+/// How far the `index`th move of a node of `depth` is reduced, if it may be (see `search_child`).
+#[inline(always)]
+fn late_move_reduction(depth: i32, index: usize) -> i32 {
+    REDUCTIONS[depth.min(63) as usize][index.min(63)] as i32
+}
 
 /// A node whose moves are being searched: what the loop over them needs besides alpha.
 #[derive(Clone, Copy)]
@@ -401,7 +426,7 @@ impl<'a, R: Rules> Worker<'a, R> {
             && !self.order.is_killer(ply, mv)
             && !has_capture::<R>(child)
         {
-            reduction = if index >= 8 && depth >= 5 { 2 } else { 1 };
+            reduction = late_move_reduction(depth, index);
             if pv_node {
                 reduction -= 1;
             }
@@ -494,5 +519,28 @@ impl<'a, R: Rules> Worker<'a, R> {
         }
         self.stack.truncate(start);
         best
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::late_move_reduction;
+
+    #[test]
+    fn reductions_grow_with_depth_and_index_and_leave_a_ply() {
+        for depth in 3..100 {
+            for index in 3..100 {
+                let r = late_move_reduction(depth, index);
+                assert!(
+                    r >= 1 && depth - 1 - r >= 1,
+                    "depth {depth} index {index}: {r}"
+                );
+                assert!(r <= late_move_reduction(depth + 1, index));
+                assert!(r <= late_move_reduction(depth, index + 1));
+            }
+        }
+        assert_eq!(late_move_reduction(3, 20), 1);
+        assert_eq!(late_move_reduction(12, 3), 1);
+        assert_eq!(late_move_reduction(12, 8), 3);
     }
 }
