@@ -25,6 +25,16 @@ pub(crate) const fn key(from: Square, to: Square, promotion: bool) -> u16 {
     (promotion as u16) << 10 | (from.index() as u16) << 5 | to.index() as u16
 }
 
+/// The start and end squares of a `key` (its crowning bit, if any, is ignored): the inverse of
+/// `key` for the squares, also for the squares kept apart from a move (a table's move code).
+#[inline(always)]
+pub(crate) const fn key_squares(key: u16) -> (Square, Square) {
+    (
+        Square::from_index((key >> 5 & 31) as u8),
+        Square::from_index((key & 31) as u8),
+    )
+}
+
 impl Move {
     /// A move without capture.
     #[inline(always)]
@@ -84,13 +94,13 @@ impl Move {
     /// Where the moving piece starts.
     #[inline(always)]
     pub fn from(&self) -> Square {
-        Square::from_index((self.key >> 5 & 31) as u8)
+        key_squares(self.key).0
     }
 
     /// Where the moving piece ends.
     #[inline(always)]
     pub fn to(&self) -> Square {
-        Square::from_index((self.key & 31) as u8)
+        key_squares(self.key).1
     }
 
     /// The captured pieces.

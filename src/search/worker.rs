@@ -8,10 +8,9 @@ use super::ordering::{Ordering, MAX_PLY};
 use super::threads::{Crumb, Shared};
 use super::tree::{self, KeyStack};
 use super::Score;
-use crate::bitboard::Square;
 use crate::eval::evaluate_for;
 use crate::movegen::{capturers, has_capture, search_captures, search_moves};
-use crate::moves::Move;
+use crate::moves::{self, Move};
 use crate::position::Position;
 use crate::tt::{self, move_code, Bound};
 use crate::variant::{DrawCounters, Rules};
@@ -230,9 +229,7 @@ impl<'a, R: Rules> Worker<'a, R> {
         // until the moves are scored, so every child's bucket is fetched.
         let prefetch_children = depth >= 2;
         if prefetch_children && hash_move != 0 && tt::code_is_quiet(hash_move) {
-            let squares = tt::code_squares(hash_move);
-            let from = Square::from_index((squares >> 5 & 31) as u8);
-            let to = Square::from_index((squares & 31) as u8);
+            let (from, to) = moves::key_squares(tt::code_squares(hash_move));
             self.shared.tt.prefetch(pos.key_after_step(from, to));
         }
         let start = self.stack.top();
