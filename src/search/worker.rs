@@ -350,14 +350,26 @@ impl<'a, R: Rules> Worker<'a, R> {
         // child (a real key of 0 would only lose one look).
         let mut keys = [0u64; ETC_MAX_MOVES];
         let n = n.min(ETC_MAX_MOVES);
+        // Without kings (most of a game) a child that crowns no man has no king either: no
+        // counter rule nor repetition can touch it, and its key is all its table key.
+        let kingless = !R::counters_matter(pos);
         for (i, k) in keys[..n].iter_mut().enumerate() {
             let mv = self.stack.moves[start + i];
-            let child = pos.play(&mv);
-            let child_counters = counters.after(pos, &mv, &child);
-            if !KeyStack::can_repeat(child_counters.quiet_plies) {
+            if kingless && !mv.is_promotion() {
+                *k = pos.key_after(&mv);
+                debug_assert_eq!(*k, {
+                    let child = pos.play(&mv);
+                    tree::tt_key::<R>(&child, &counters.after(pos, &mv, &child))
+                });
+            } else {
+                let child = pos.play(&mv);
+                let child_counters = counters.after(pos, &mv, &child);
+                if KeyStack::can_repeat(child_counters.quiet_plies) {
+                    continue;
+                }
                 *k = tree::tt_key::<R>(&child, &child_counters);
-                self.shared.tt.prefetch(*k);
             }
+            self.shared.tt.prefetch(*k);
         }
         for (i, &k) in keys[..n].iter().enumerate() {
             let entry = if k == 0 {
