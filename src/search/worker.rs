@@ -1,7 +1,7 @@
 //! One search thread's alpha-beta: principal-variation search with late-move reductions, the
-//! single-reply extension, mate-distance pruning, enhanced transposition cutoffs, draws in the
-//! tree, and a quiescence search that plays out every pending capture (captures are compulsory,
-//! so a position with one is never evaluated statically).
+//! single-reply extension, mate-distance pruning, draws in the tree, and a quiescence search that
+//! plays out every pending capture (captures are compulsory, so a position with one is never
+//! evaluated statically).
 
 use super::movestack::MoveStack;
 use super::ordering::{Ordering, MAX_PLY};
@@ -20,10 +20,6 @@ use std::sync::LazyLock;
 const INF: i32 = Score::INFINITE.0;
 /// How often (in nodes) a thread looks at the clock and the stop flag.
 const POLL_MASK: u64 = 1023;
-/// The least depth at which a node looks for a transposition cut among its children's entries.
-const ETC_DEPTH: i32 = 4;
-/// The most children a transposition cut looks at.
-const ETC_MAX_MOVES: usize = 32;
 
 /// The late-move reductions by depth and move index, both capped at 63.
 static REDUCTIONS: LazyLock<[[u8; 64]; 64]> = LazyLock::new(|| {
@@ -47,19 +43,6 @@ static REDUCTIONS: LazyLock<[[u8; 64]; 64]> = LazyLock::new(|| {
 #[inline(always)]
 fn late_move_reduction(depth: i32, index: usize) -> i32 {
     REDUCTIONS[depth.min(63) as usize][index.min(63)] as i32
-}
-
-/// The score that the table entry `e` of a child proves for its parent, a node at `ply` with
-/// `depth` to go, when that score fails high against `beta`: the child's entry must be deep
-/// enough for the parent's search of it and bound the child's score from above (an upper bound
-/// or an exact score), since the parent's score is at least the negation of the child's.
-#[inline(always)]
-fn refutation(e: &tt::Entry, beta: i32, depth: i32, ply: usize) -> Option<i32> {
-    if (e.depth as i32) < depth - 1 || e.bound == Bound::Lower {
-        return None;
-    }
-    let score = -tree::from_tt(e.score as i32, ply + 1);
-    (score >= beta).then_some(score)
 }
 
 /// A node whose moves are being searched: what the loop over them needs besides alpha.
@@ -260,15 +243,6 @@ impl<'a, R: Rules> Worker<'a, R> {
                 self.shared.tt.prefetch(pos.key_after(mv));
             }
         }
-        // A child's table entry may settle the node before any child is searched.
-        if !pv_node && depth >= ETC_DEPTH && n > 1 {
-            if let Some(score) =
-                self.transposition_cut(pos, counters, key, start, n, beta, depth, ply)
-            {
-                self.stack.truncate(start);
-                return score;
-            }
-        }
         // A forced reply costs nothing to look past.
         if n == 1 && (ply as i32) < 2 * self.root_depth {
             depth += 1;
@@ -322,71 +296,6 @@ impl<'a, R: Rules> Worker<'a, R> {
             .tt
             .store(key, code, tree::to_tt(best, ply), 0, depth, bound);
         best
-    }
-
-    /// Enhanced transposition cutoff: whether a child's table entry already makes this node fail
-    /// high, before any child is searched, and the score it proves. In checkers quiet moves often
-    /// commute, so a child may have been searched already by another move order; at `depth - 1`
-    /// or more and bounding the child's score from above, its entry is as good as a search of
-    /// it (see `refutation`). Children that could repeat are skipped: their entry does not know
-    /// this path's repetitions. On the bench it saves 3% of the nodes to depth 9, 9% to depth
-    /// 11 and 13-14% to depths 12 and 13, at the same nodes per second once the children's
-    /// buckets were fetched together (probing each at once cost 5-10% of the speed).
-    #[allow(clippy::too_many_arguments)]
-    #[inline(never)]
-    fn transposition_cut(
-        &mut self,
-        pos: &Position,
-        counters: &DrawCounters,
-        key: u64,
-        start: usize,
-        n: usize,
-        beta: i32,
-        depth: i32,
-        ply: usize,
-    ) -> Option<i32> {
-        // The children's keys first, each bucket fetched as soon as its key is known, so that
-        // the probes below wait on memory about once, not once per child. 0 marks a skipped
-        // child (a real key of 0 would only lose one look).
-        let mut keys = [0u64; ETC_MAX_MOVES];
-        let n = n.min(ETC_MAX_MOVES);
-        // Without kings (most of a game) a child that crowns no man has no king either: no
-        // counter rule nor repetition can touch it, and its key is all its table key.
-        let kingless = !R::counters_matter(pos);
-        for (i, k) in keys[..n].iter_mut().enumerate() {
-            let mv = self.stack.moves[start + i];
-            if kingless && !mv.is_promotion() {
-                *k = pos.key_after(&mv);
-                debug_assert_eq!(*k, {
-                    let child = pos.play(&mv);
-                    tree::tt_key::<R>(&child, &counters.after(pos, &mv, &child))
-                });
-            } else {
-                let child = pos.play(&mv);
-                let child_counters = counters.after(pos, &mv, &child);
-                if KeyStack::can_repeat(child_counters.quiet_plies) {
-                    continue;
-                }
-                *k = tree::tt_key::<R>(&child, &child_counters);
-            }
-            self.shared.tt.prefetch(*k);
-        }
-        for (i, &k) in keys[..n].iter().enumerate() {
-            let entry = if k == 0 {
-                None
-            } else {
-                self.shared.tt.probe(k)
-            };
-            if let Some(score) = entry.and_then(|e| refutation(&e, beta, depth, ply)) {
-                let code = move_code(&self.stack.moves[start + i]);
-                let stored = tree::to_tt(score, ply);
-                self.shared
-                    .tt
-                    .store(key, code, stored, 0, depth, Bound::Lower);
-                return Some(score);
-            }
-        }
-        None
     }
 
     /// The loop over the moves of a node whose children probe the table: each child's bucket is
@@ -612,32 +521,7 @@ impl<'a, R: Rules> Worker<'a, R> {
 
 #[cfg(test)]
 mod tests {
-    use super::{late_move_reduction, refutation, tree, Bound, Score};
-    use crate::tt::Entry;
-
-    #[test]
-    fn a_child_refutes_its_parent_only_with_a_deep_enough_upper_bound() {
-        let entry = |score: i32, depth: u8, bound: Bound| Entry {
-            mv: 0,
-            score: score as i16,
-            eval: 0,
-            depth,
-            bound,
-        };
-        // The child scored at most -50 at depth 3: the parent at depth 4 has at least 50.
-        assert_eq!(refutation(&entry(-50, 3, Bound::Upper), 40, 4, 2), Some(50));
-        assert_eq!(refutation(&entry(-50, 3, Bound::Exact), 50, 4, 2), Some(50));
-        assert_eq!(refutation(&entry(-50, 3, Bound::Upper), 51, 4, 2), None);
-        assert_eq!(refutation(&entry(-50, 2, Bound::Upper), 40, 4, 2), None);
-        assert_eq!(refutation(&entry(-50, 3, Bound::Lower), 40, 4, 2), None);
-        // Decisive scores are stored from the child (ply 3) and read back from the root: a child
-        // lost at the root's ply 5 is the parent's win at ply 5.
-        let lost = tree::to_tt(Score::loss_in(2 + 3).0, 3);
-        assert_eq!(
-            refutation(&entry(lost, 9, Bound::Exact), 0, 4, 2),
-            Some(Score::win_in(5).0)
-        );
-    }
+    use super::late_move_reduction;
 
     #[test]
     fn reductions_grow_with_depth_and_index_and_leave_a_ply() {
