@@ -21,18 +21,25 @@ const INF: i32 = Score::INFINITE.0;
 /// How often (in nodes) a thread looks at the clock and the stop flag.
 const POLL_MASK: u64 = 1023;
 
+/// The shallowest node whose late moves may be reduced.
+const REDUCE_FROM_DEPTH: i32 = 3;
+/// The first move index (counting from 0) that may be reduced: the first three moves in order
+/// are always searched in full.
+const REDUCE_FROM_INDEX: usize = 3;
+
 /// The late-move reductions by depth and move index, both capped at 63.
 static REDUCTIONS: LazyLock<[[u8; 64]; 64]> = LazyLock::new(|| {
     std::array::from_fn(|depth| {
         std::array::from_fn(|index| {
-            if depth < 3 || index < 3 {
+            if (depth as i32) < REDUCE_FROM_DEPTH || index < REDUCE_FROM_INDEX {
                 return 0;
             }
             // The later the move and the deeper the node, the less likely the move is to matter
             // and the more a reduced look saves; both grow slowly (logarithmically), so that a
-            // deep node's late moves lose a few plies, not half their depth: at depth 5 one ply
-            // up to the 6th move and two after, at depth 12 two from the 4th move and three from
-            // the 8th. The child keeps at least one ply before quiescence.
+            // deep node's late moves lose a few plies, not half their depth. By move index
+            // (from 0): at depth 5 one ply for indexes 3-6 and two from 7; at depth 12 one ply
+            // for index 3, two from 4 and three from 8. The child keeps at least one ply before
+            // quiescence.
             let r = 0.5 + (depth as f64).ln() * (index as f64).ln() / 2.0;
             (r as i32).clamp(1, depth as i32 - 2) as u8
         })
@@ -416,8 +423,8 @@ impl<'a, R: Rules> Worker<'a, R> {
         // Late quiet moves are reduced, except a move that offers a capture: shots begin with
         // sacrifices, and those must be searched in full.
         let mut reduction = 0;
-        if depth >= 3
-            && index >= 3
+        if depth >= REDUCE_FROM_DEPTH
+            && index >= REDUCE_FROM_INDEX
             && !mv.is_capture()
             && !mv.is_promotion()
             && !self.order.is_killer(ply, mv)
