@@ -11,8 +11,9 @@
 #
 # Needs an `llvm-profdata` that reads rustc's raw profiles. rustc's own (the rustup component
 # llvm-tools) is tried first; otherwise Debian's llvm-NN packages, newest first (`apt-get install
-# llvm-19` serves rustc 1.95, whose LLVM is 22: the raw format has not changed since LLVM 19).
-# Environment: PGO_DIR (default target/pgo) holds the builds and the profiles.
+# llvm-19` serves rustc 1.95: its LLVM 22 writes raw profiles of version 10, which LLVM 19 reads).
+# Environment: PGO_DIR (default target/pgo) holds the builds and the profiles; PGO_TARGET_CPU
+# (default native) is the CPU the binary is for.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -22,11 +23,11 @@ PGO_DIR=$(cd "$PGO_DIR" && pwd)
 PROFILES="$PGO_DIR/profiles"
 MERGED="$PGO_DIR/merged.profdata"
 
-# RUSTFLAGS replaces the rustflags of .cargo/config.toml, so they are repeated here.
-BASE_FLAGS=""
-if [ "$(uname -m)" = "x86_64" ]; then
-    BASE_FLAGS="-C target-feature=+popcnt"
-fi
+# The binary is for this machine: it may use every instruction of this CPU (on x86-64 BMI1 and
+# BMI2 take a few percent off the instructions per node). PGO_TARGET_CPU=x86-64-v2 (or any
+# `rustc --print target-cpus` name) builds one to copy to other machines. RUSTFLAGS replaces the
+# rustflags of .cargo/config.toml, whose popcnt every x86-64-v2 CPU has.
+BASE_FLAGS="-C target-cpu=${PGO_TARGET_CPU:-native}"
 
 echo "== instrumented build" >&2
 rm -rf "$PROFILES" "$MERGED"
