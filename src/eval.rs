@@ -81,27 +81,31 @@ pub const RUSSIAN: Weights = Weights {
     chase: 3,
 };
 
-/// The english weights.
+/// The english weights. Tempo, back rank, centre and edges, breakthroughs, trapped kings, the
+/// double corner and exchanges are scaled by a Texel fit of self-play games (`scripts/tune.py`).
+/// The fit also set king strength, mobility, runaway men and the hunt to zero; they keep their
+/// hand values, since the fit's games seldom reach the endings those terms are for, and the set
+/// played as well without zeroing them.
 pub const ENGLISH: Weights = Weights {
     man: 100,
     king: 140,
     king_endgame: 20,
-    man_rank: [0, 2, 4, 6, 9, 13, 18, 0],
-    back_guard: [3, 12, 4, 12],
-    centre_man: 8,
-    centre_king: 12,
-    edge_man: -4,
-    edge_king: -10,
+    man_rank: [0, 2, 4, 6, 8, 12, 17, 0],
+    back_guard: [9, 36, 12, 36],
+    centre_man: 1,
+    centre_king: 1,
+    edge_man: 0,
+    edge_king: -1,
     mobility_man: 2,
     mobility_king: 3,
     runaway: 80,
     runaway_per_rank: 10,
-    breakthrough: 30,
-    trapped_king: -30,
-    double_corner: 20,
+    breakthrough: 17,
+    trapped_king: -34,
+    double_corner: 9,
     main_road: 0,
     main_road_alone: 0,
-    exchange: 4,
+    exchange: 6,
     chase: 4,
 };
 
