@@ -137,6 +137,19 @@ pub fn has_capture<R: Rules>(pos: &Position) -> bool {
     crate::with_side!(pos.side(), S => can_capture::<R, S>(&b))
 }
 
+/// Whether the side not to move would have a capture if it were its turn: a threat that the
+/// side to move must meet.
+#[inline]
+pub(crate) fn opponent_has_capture<R: Rules>(pos: &Position) -> bool {
+    let b = Board::of(pos);
+    let theirs = Board {
+        us: b.them,
+        them: b.us,
+        kings: b.kings,
+    };
+    crate::with_side!(pos.side().opponent(), S => can_capture::<R, S>(&theirs))
+}
+
 /// Whether the side to move has a move without capture (a man's step or a king's step), whether
 /// or not a capture makes it illegal.
 #[inline]
@@ -265,5 +278,50 @@ impl crate::variant::Variant {
     /// Whether the side to move has any legal move.
     pub fn has_legal_move(self, pos: &Position) -> bool {
         crate::with_rules!(self, R => has_legal_move::<R>(pos))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::notation::fen::parse_fen;
+    use crate::variant::{English, Russian, Variant};
+
+    /// `opponent_has_capture` answers as `has_capture` of the same pieces with the other side to
+    /// move, over positions of random games (a fixed generator, so every run sees the same ones).
+    fn opponent_capture_agrees<R: Rules>(variant: Variant) {
+        let mut seed: u64 = 0x9E37_79B9_7F4A_7C15;
+        let mut moves = Vec::new();
+        let (mut threats, mut positions) = (0, 0);
+        for _ in 0..200 {
+            let mut pos = parse_fen(variant.start_fen()).unwrap();
+            for _ in 0..80 {
+                let flipped = pos.with_side(pos.side().opponent());
+                assert_eq!(
+                    opponent_has_capture::<R>(&pos),
+                    has_capture::<R>(&flipped),
+                    "{variant:?} {}",
+                    pos.diagram()
+                );
+                threats += opponent_has_capture::<R>(&pos) as usize;
+                positions += 1;
+                legal_moves::<R>(&pos, &mut moves);
+                if moves.is_empty() {
+                    break;
+                }
+                seed = seed
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407);
+                pos = pos.play(&moves[(seed >> 33) as usize % moves.len()]);
+            }
+        }
+        // Both answers occur, or the test would show nothing.
+        assert!(threats > 0 && threats < positions, "{threats}/{positions}");
+    }
+
+    #[test]
+    fn opponent_capture_is_the_capture_of_the_other_side() {
+        opponent_capture_agrees::<Russian>(Variant::Russian);
+        opponent_capture_agrees::<English>(Variant::English);
     }
 }

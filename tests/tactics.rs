@@ -57,3 +57,33 @@ fn tactics_suite() {
         "solved {solved}, expected at least {EXPECTED}"
     );
 }
+
+/// The shallowest search that sees the win in a king ending finds it: near the leaves the search
+/// prunes on the static evaluation, but not where a side has only kings, since material there
+/// says little about whether the win can be forced. Here two men and a king against a king win
+/// by a sacrifice on 25 (tactics suite) in 5 plies; a 4-ply search finds it only if nothing of
+/// it was pruned.
+#[test]
+fn king_ending_win_is_not_pruned_away() {
+    let variant = crownhead::Variant::English;
+    let pos = crownhead::parse_fen("W:WK21,30,32:BK22").unwrap();
+    let best: Vec<_> = ["21-25", "30-25"]
+        .iter()
+        .map(|t| parse_move(t, &pos, variant).unwrap())
+        .collect();
+    let mut searcher = Searcher::new(SearchOptions::default());
+    let limits = Limits {
+        depth: Some(4),
+        ..Limits::default()
+    };
+    let game = Game::new(variant, pos);
+    let out = searcher.search(&game, &limits, &SearchControl::new(false), &mut |_| {});
+    assert!(
+        out.score.is_decisive() && out.score.0 > 0,
+        "{:?}",
+        out.score
+    );
+    assert!(out
+        .best
+        .is_some_and(|m| best.iter().any(|b| b.same_effect(&m))));
+}

@@ -1,15 +1,16 @@
-//! One search thread's alpha-beta: principal-variation search with late-move reductions, the
-//! single-reply extension, mate-distance pruning, draws in the tree, and a quiescence search that
-//! plays out every pending capture (captures are compulsory, so a position with one is never
-//! evaluated statically).
+//! One search thread's alpha-beta: principal-variation search with late-move reductions, static
+//! pruning and razoring near the leaves, the single-reply extension, mate-distance pruning,
+//! draws in the tree, and a quiescence search that plays out every pending capture (captures
+//! are compulsory, so a position with one is never evaluated statically).
 
 use super::movestack::MoveStack;
 use super::ordering::{Ordering, MAX_PLY};
 use super::threads::{Crumb, Shared};
 use super::tree::{self, KeyStack};
 use super::Score;
+use crate::bitboard::Color;
 use crate::eval::evaluate_for;
-use crate::movegen::{capturers, has_capture, search_captures, search_moves};
+use crate::movegen::{capturers, has_capture, opponent_has_capture, search_captures, search_moves};
 use crate::moves::{self, Move};
 use crate::position::Position;
 use crate::tt::{self, move_code, Bound};
@@ -26,6 +27,15 @@ const REDUCE_FROM_DEPTH: i32 = 3;
 /// The first move index (counting from 0) that may be reduced: the first three moves in order
 /// are always searched in full.
 const REDUCE_FROM_INDEX: usize = 3;
+
+/// Static pruning near the leaves (see `static_cut`): a node with at most this depth whose
+/// static evaluation beats beta by `STATIC_CUT_MARGIN` per ply of depth returns it.
+const STATIC_CUT_DEPTH: i32 = 4;
+const STATIC_CUT_MARGIN: i32 = 60;
+/// ... and a node with at most this depth whose evaluation falls short of alpha by
+/// `RAZOR_MARGIN` per ply returns it (razoring).
+const RAZOR_DEPTH: i32 = 3;
+const RAZOR_MARGIN: i32 = 150;
 
 /// The late-move reductions by depth and move index, both capped at 63.
 static REDUCTIONS: LazyLock<[[u8; 64]; 64]> = LazyLock::new(|| {
@@ -229,6 +239,10 @@ impl<'a, R: Rules> Worker<'a, R> {
             }
         }
 
+        if let Some(score) = self.static_cut(pos, alpha, beta, depth, pv_node) {
+            return score;
+        }
+
         // A node's first child probes the table at once: its bucket is fetched here, while the
         // moves are generated and scored, or it waits on memory (the later children's buckets
         // are fetched one move ahead, see `search_moves_ahead`). The first child is the hash
@@ -303,6 +317,45 @@ impl<'a, R: Rules> Worker<'a, R> {
             .tt
             .store(key, code, tree::to_tt(best, ply), 0, depth, bound);
         best
+    }
+
+    /// Static pruning of a quiet node near the leaves: its static evaluation, when that is so
+    /// far above beta (by `STATIC_CUT_MARGIN` a ply) that a search would almost surely cut, or
+    /// so far below alpha (razoring, by `RAZOR_MARGIN` a ply) that it would almost surely fail
+    /// low. Self-play and the tactics suite at low depths gave the conditions:
+    /// - never on the principal variation, nor with a win or loss in the window;
+    /// - only in a quiet position, where neither side has a capture: a capture pending or
+    ///   threatened is a shot the evaluation cannot see;
+    /// - only while both sides have men: where one side has only kings, material says little
+    ///   about whether the win can be forced, and the search must find the moves (without this
+    ///   a depth-4 search missed the tactics suite's two men and a king against a king).
+    ///
+    /// Zugzwang, common in checkers, is why it stops a few plies from the leaves: there a side
+    /// that must move can lose what the evaluation promised.
+    #[inline(always)]
+    fn static_cut(
+        &self,
+        pos: &Position,
+        alpha: i32,
+        beta: i32,
+        depth: i32,
+        pv_node: bool,
+    ) -> Option<i32> {
+        if pv_node
+            || depth > STATIC_CUT_DEPTH.max(RAZOR_DEPTH)
+            || beta.abs() >= Score::WIN_THRESHOLD
+            || alpha.abs() >= Score::WIN_THRESHOLD
+            || pos.men(Color::White) == 0
+            || pos.men(Color::Black) == 0
+            || has_capture::<R>(pos)
+            || opponent_has_capture::<R>(pos)
+        {
+            return None;
+        }
+        let eval = evaluate_for::<R>(pos);
+        let cut = depth <= STATIC_CUT_DEPTH && eval - STATIC_CUT_MARGIN * depth >= beta;
+        let razor = depth <= RAZOR_DEPTH && eval + RAZOR_MARGIN * depth <= alpha;
+        (cut || razor).then_some(eval)
     }
 
     /// The loop over the moves of a node whose children probe the table: each child's bucket is
