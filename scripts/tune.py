@@ -3,15 +3,31 @@
 
     python3 scripts/tune.py games  --variant russian --games 400 --depth 8 --out /tmp/r.pdn
     python3 scripts/tune.py fit    --variant russian --pdn /tmp/r.pdn [--pdn more.pdn]
+                                   [--holdout 0.2] [--bounds 0.5 2.0]
 
-`games` plays the engine against itself with `crownhead match` (the built-in openings, each
-played with both colours) and saves the games. `fit` replays every game through the engine's
-protocol, keeps the quiet positions (the side to move has no capture), reads the evaluation of
-each term by term with the protocol's `eval` command, and fits one multiplier per term so that
-a logistic curve of the evaluation predicts the game results best (mean squared error, the
-material term fixed at 1 so that the scale stays put). It prints the multipliers and the error
-before and after; scaling the term's weights in `src/eval.rs` by them is the proposed change,
-to be confirmed by a match of the changed engine against the old one (`crownhead match`).
+`games` plays the engine against itself with `crownhead match` (the built-in openings or
+`--openings`, each played with both colours; at a fixed depth, or at `--movetime`, whose games
+vary with the timing) and saves the games. `fit` reads the games, drops repeated ones (at
+a fixed depth the two colours of an opening give the same game), replays each through the
+engine's protocol, keeps the quiet positions (the side to move has no capture, and not a dead
+draw, which scores 0 whatever the weights), reads the evaluation of each term by term with the
+protocol's `eval` command, and fits one multiplier per term so that a logistic curve of the
+evaluation predicts the game results best (mean squared error, the material term fixed at 1 so
+that the scale stays put).
+
+Overfitting is held off in four ways. A fraction of the games (`--holdout`, default 0.2) is
+kept out of the fit: a game is held out by a hash of its opening (its FEN and the moves up to
+the match's "end of opening" comment), so the split is the same from run to run and games of
+one opening, which share their first positions, never sit on both sides. The multipliers stay
+within `--bounds` (default 0.5 to 2). A term not zero in enough training positions
+(`--min-positions`, default 500) keeps 1. And the fit (coordinate descent on the training
+error) returns the multipliers of the sweep with the least held-out error, not the last.
+
+It prints the error on the training and the held-out positions before and after, the path of
+sweeps, how much the held-out error fell with its standard error (games as the units), and per
+term the multiplier and the positions where the term is not zero. Scaling the term's weights
+in `src/eval.rs` by them is the proposed change, to be confirmed by a match of the changed
+engine against the old one (`crownhead match`).
 
 Standard library only. Build the engine first (`cargo build --release`).
 """
@@ -23,14 +39,18 @@ import math
 import re
 import subprocess
 import sys
+import zlib
 
 ENGINE = "target/release/crownhead"
 
 
 def play_games(a: argparse.Namespace) -> None:
+    limit = ["--movetime", str(a.movetime)] if a.movetime else ["--depth", str(a.depth)]
     cmd = [a.engine, "match", "--engine", a.engine, "--engine", a.engine,
-           "--variant", a.variant, "--depth", str(a.depth), "--games", str(a.games),
+           "--variant", a.variant, *limit, "--games", str(a.games),
            "--concurrency", str(a.concurrency), "--pdn", a.out]
+    if a.openings:
+        cmd += ["--openings", a.openings]
     print(" ".join(cmd), file=sys.stderr)
     subprocess.run(cmd, check=True)
 
@@ -38,8 +58,9 @@ def play_games(a: argparse.Namespace) -> None:
 RESULTS = {"1-0": 1.0, "0-1": 0.0, "1/2-1/2": 0.5, "2-0": 1.0, "0-2": 0.0, "1-1": 0.5}
 
 
-def read_pdn(path: str) -> list[tuple[str | None, list[str], float]]:
-    """(FEN or None for the start, moves, White's result) of each finished game."""
+def read_pdn(path: str) -> list[tuple[str | None, list[str], float, int | None]]:
+    """(FEN or None for the start, moves, White's result, plies of the opening or None if the
+    game does not mark its end) of each finished game."""
     games = []
     text = open(path, encoding="utf-8").read()
     for block in re.split(r"\n(?=\[Event )", text):
@@ -48,12 +69,26 @@ def read_pdn(path: str) -> list[tuple[str | None, list[str], float]]:
         if result is None:
             continue
         body = re.sub(r"^\[.*\]$", "", block, flags=re.M)
-        body = re.sub(r"\{[^}]*\}", " ", body)
-        moves = [t for t in body.split()
-                 if not re.fullmatch(r"\d+\.(\.\.)?|\d+\.\.\.|1-0|0-1|1/2-1/2|2-0|0-2|1-1|\*", t)]
-        moves = [re.sub(r"^\d+\.+", "", m) for m in moves]
-        games.append((headers.get("FEN"), [m for m in moves if m], result))
+        book = None
+        if "{end of opening" in body:
+            book = len(moves_of(body.split("{end of opening", 1)[0]))
+        games.append((headers.get("FEN"), moves_of(body), result, book))
     return games
+
+
+def moves_of(body: str) -> list[str]:
+    body = re.sub(r"\{[^}]*\}", " ", body)
+    moves = [t for t in body.split()
+             if not re.fullmatch(r"\d+\.(\.\.)?|\d+\.\.\.|1-0|0-1|1/2-1/2|2-0|0-2|1-1|\*", t)]
+    return [m for m in (re.sub(r"^\d+\.+", "", m) for m in moves) if m]
+
+
+def held_out(fen: str | None, moves: list[str], book: int | None, skip: int,
+             fraction: float) -> bool:
+    """Whether a game is in the held-out set: by a hash of its opening, so the same games are
+    held out on every run and games of one opening fall on the same side."""
+    opening = (fen or "start") + " " + " ".join(moves[:skip if book is None else book])
+    return zlib.crc32(opening.encode()) % 10000 < fraction * 10000
 
 
 class Engine:
@@ -82,7 +117,8 @@ class Engine:
                 sys.exit(line)
 
     def terms(self, fen: str | None, moves: list[str]) -> tuple[bool, str, list[int]] | None:
-        """Whether the position is quiet, the side to move, and the terms from White's view."""
+        """Whether the position is quiet (and not a dead draw), the side to move, and the terms
+        from White's view."""
         pos = f"position fen {fen}" if fen else "position startpos"
         self.send(pos + (" moves " + " ".join(moves) if moves else ""))
         self.send("d")
@@ -93,6 +129,7 @@ class Engine:
         lines = self.until("total")
         values = [int(l.rsplit(" ", 1)[1]) for l in lines[:-1] if re.search(r" -?\d+$", l)]
         quiet = ":" not in legal and "x" not in legal and legal.strip() != ""
+        quiet = quiet and not any(l.startswith("dead draw") for l in lines)
         sign = 1 if side == "white" else -1
         return quiet, side, [sign * v for v in values]
 
@@ -105,66 +142,125 @@ def sigmoid(x: float) -> float:
     return 1.0 / (1.0 + math.exp(-x))
 
 
-def error(samples, k, scale) -> float:
-    return sum((r - sigmoid(scale * sum(ki * t for ki, t in zip(k, terms)))) ** 2
-               for terms, r in samples) / len(samples)
+class Samples:
+    """Positions as columns, one per term, with each position's weighted sum kept up to date so
+    that trying one multiplier costs one pass over one column."""
+
+    def __init__(self, samples: list[tuple[list[int], float, int]], n: int):
+        self.cols = [[s[0][t] for s in samples] for t in range(n)]
+        self.results = [s[1] for s in samples]
+        self.games = [s[2] for s in samples]
+        self.sums = [float(sum(s[0])) for s in samples]
+
+    def __len__(self) -> int:
+        return len(self.results)
+
+    def error(self, scale: float, t: int = 0, delta: float = 0.0) -> float:
+        """Mean squared error, with term `t`'s multiplier moved by `delta`."""
+        if delta == 0.0:
+            return sum((r - sigmoid(scale * x)) ** 2
+                       for x, r in zip(self.sums, self.results)) / len(self)
+        return sum((r - sigmoid(scale * (x + delta * v))) ** 2
+                   for x, v, r in zip(self.sums, self.cols[t], self.results)) / len(self)
+
+    def move(self, t: int, delta: float) -> None:
+        self.sums = [x + delta * v for x, v in zip(self.sums, self.cols[t])]
+
+    def gain(self, scale: float, before: list[float], after: list[float]) -> tuple[float, float]:
+        """How much less the error is with `after` than with `before`, and its standard error
+        with the games as the independent units (a game's positions are not independent)."""
+        by_game: dict[int, float] = {}
+        for i, (r, g) in enumerate(zip(self.results, self.games)):
+            x0 = sum(k * col[i] for k, col in zip(before, self.cols))
+            x1 = sum(k * col[i] for k, col in zip(after, self.cols))
+            d = (r - sigmoid(scale * x0)) ** 2 - (r - sigmoid(scale * x1)) ** 2
+            by_game[g] = by_game.get(g, 0.0) + d
+        d = list(by_game.values())
+        mean = sum(d) / len(d)
+        var = sum((x - mean) ** 2 for x in d) / max(1, len(d) - 1)
+        return sum(d) / len(self), math.sqrt(len(d) * var) / len(self)
 
 
 def fit(a: argparse.Namespace) -> None:
-    games = []
+    games, seen, read = [], set(), 0
     for path in a.pdn:
-        games += read_pdn(path)
+        for g in read_pdn(path):
+            read += 1
+            key = (g[0], tuple(g[1]))
+            if key not in seen:
+                seen.add(key)
+                games.append(g)
     engine = Engine(a.engine, a.variant)
-    samples = []
-    for gi, (fen, moves, result) in enumerate(games):
+    train, test = [], []
+    held_games = 0
+    for gi, (fen, moves, result, book) in enumerate(games):
+        out = held_out(fen, moves, book, a.skip, a.holdout)
+        held_games += out
         # Skip the opening moves: they come from the book, not from the engine's judgement.
         for ply in range(a.skip, len(moves) + 1):
             quiet, _, terms = engine.terms(fen, moves[:ply])
             if quiet and terms:
-                samples.append((terms, result))
-        if gi % 50 == 49:
-            print(f"{gi + 1}/{len(games)} games, {len(samples)} positions", file=sys.stderr)
+                (test if out else train).append((terms, result, gi))
+        if gi % 100 == 99:
+            print(f"{gi + 1}/{len(games)} games, {len(train) + len(test)} positions",
+                  file=sys.stderr)
     engine.send("eval")
-    names = [l.rsplit(" ", 1)[0] for l in engine.until("total")[:-1]]
+    names = [l.rsplit(" ", 1)[0] for l in engine.until("total")[:-1]
+             if not l.startswith("dead draw")]
     engine.close()
-    if not samples:
-        sys.exit("no positions")
-    n = len(samples[0][0])
-    # The scale of the logistic: fitted first with every multiplier 1.
+    if not train or not test:
+        sys.exit("no positions to fit or none held out")
+    n = len(train[0][0])
+    tr, te = Samples(train, n), Samples(test, n)
+    print(f"{read} games read, {len(games)} distinct; training {len(games) - held_games} games "
+          f"({len(tr)} quiet positions), held out {held_games} games ({len(te)} positions)")
+    # The scale of the logistic: fitted first on the training positions, every multiplier 1.
+    scale = min((i * 0.0005 for i in range(1, 60)), key=tr.error)
+    scale = min((scale + i * 0.00005 for i in range(-9, 10)), key=tr.error)
     k = [1.0] * n
-    best_scale, best = 0.01, 9.0
-    for i in range(1, 60):
-        s = i * 0.0005
-        e = error(samples, k, s)
-        if e < best:
-            best_scale, best = s, e
-    scale = best_scale
-    start = best
-    print(f"{len(samples)} quiet positions from {len(games)} games; logistic scale {scale:.4f}; "
-          f"error {start:.5f}")
-    # Coordinate descent on the multipliers, material (term 0) fixed.
-    step = 0.25
+    start = (tr.error(scale), te.error(scale))
+    print(f"logistic scale {scale:.5f}; error before: training {start[0]:.5f}, "
+          f"held out {start[1]:.5f}")
+    # Coordinate descent on the multipliers, material (term 0) fixed, within the bounds; after
+    # each sweep the held-out error, and the multipliers of the best sweep are the answer.
+    lo, hi = a.bounds
+    best_k, best = k[:], start
+    step, sweep = 0.25, 0
+    train_error = start[0]
+    print("  sweep  step   training  held out")
     while step >= 0.02:
         improved = False
         for t in range(1, n):
-            if all(s[0][t] == 0 for s in samples):
+            if sum(1 for v in tr.cols[t] if v) < a.min_positions:
                 continue
             for delta in (step, -step):
-                trial = k[:]
-                # Within [0, 4]: a term may be dropped or made stronger, not run away on
-                # the noise of a few thousand positions.
-                trial[t] = min(4.0, max(0.0, k[t] + delta))
-                if trial[t] == k[t]:
+                new = min(hi, max(lo, k[t] + delta))
+                if new == k[t]:
                     continue
-                e = error(samples, trial, scale)
-                if e < best - 1e-7:
-                    k, best, improved = trial, e, True
+                e = tr.error(scale, t, new - k[t])
+                if e < train_error - 1e-7:
+                    tr.move(t, new - k[t])
+                    te.move(t, new - k[t])
+                    k[t], train_error, improved = new, e, True
                     break
-        if not improved:
+        if improved:
+            sweep += 1
+            held = te.error(scale)
+            print(f"  {sweep:5}  {step:.3f}  {train_error:.5f}   {held:.5f}")
+            if held < best[1]:
+                best_k, best = k[:], (train_error, held)
+        else:
             step /= 2
-    print(f"error after {best:.5f}")
-    for name, m in zip(names or [str(i) for i in range(n)], k):
-        print(f"  {name:<18} x{m:.2f}")
+    print(f"error after (sweep with the least held-out error): training {best[0]:.5f}, "
+          f"held out {best[1]:.5f}; at the last sweep: training {train_error:.5f}, held out "
+          f"{te.error(scale):.5f}")
+    gain, se = te.gain(scale, [1.0] * n, best_k)
+    print(f"held-out error gained {gain:.5f} +- {se:.5f} (one standard error, games as units)")
+    print(f"  {'term':<18} {'multiplier':>10}  {'last sweep':>10}  {'non-zero in':>11}")
+    for t, name in enumerate(names or [str(i) for i in range(n)]):
+        nonzero = sum(1 for v in tr.cols[t] if v) + sum(1 for v in te.cols[t] if v)
+        print(f"  {name:<18} {'x%.2f' % best_k[t]:>10}  {'x%.2f' % k[t]:>10}  "
+              f"{nonzero:>11}")
 
 
 def main() -> None:
@@ -174,6 +270,8 @@ def main() -> None:
     g.add_argument("--variant", default="russian")
     g.add_argument("--games", type=int, default=400)
     g.add_argument("--depth", type=int, default=8)
+    g.add_argument("--movetime", type=int, help="milliseconds per move instead of a depth")
+    g.add_argument("--openings", help="opening file instead of the built-in set")
     g.add_argument("--concurrency", type=int, default=2)
     g.add_argument("--out", required=True)
     g.add_argument("--engine", default=ENGINE)
@@ -181,6 +279,12 @@ def main() -> None:
     f.add_argument("--variant", default="russian")
     f.add_argument("--pdn", action="append", required=True)
     f.add_argument("--skip", type=int, default=8, help="plies of each game not used")
+    f.add_argument("--holdout", type=float, default=0.2,
+                   help="fraction of the games held out of the fit (by their opening)")
+    f.add_argument("--bounds", type=float, nargs=2, default=[0.5, 2.0], metavar=("LO", "HI"),
+                   help="least and greatest multiplier")
+    f.add_argument("--min-positions", type=int, default=500,
+                   help="a term not zero in fewer training positions keeps its multiplier 1")
     f.add_argument("--engine", default=ENGINE)
     a = p.parse_args()
     if a.cmd == "games":
