@@ -163,6 +163,10 @@ class Samples:
         return sum((r - sigmoid(scale * (x + delta * v))) ** 2
                    for x, v, r in zip(self.sums, self.cols[t], self.results)) / len(self)
 
+    def nonzero(self, t: int) -> int:
+        """The positions where term `t` is not zero."""
+        return sum(1 for v in self.cols[t] if v)
+
     def move(self, t: int, delta: float) -> None:
         self.sums = [x + delta * v for x, v in zip(self.sums, self.cols[t])]
 
@@ -231,7 +235,7 @@ def fit(a: argparse.Namespace) -> None:
     while step >= 0.02:
         improved = False
         for t in range(1, n):
-            if sum(1 for v in tr.cols[t] if v) < a.min_positions:
+            if tr.nonzero(t) < a.min_positions:
                 continue
             for delta in (step, -step):
                 new = min(hi, max(lo, k[t] + delta))
@@ -258,7 +262,7 @@ def fit(a: argparse.Namespace) -> None:
     print(f"held-out error gained {gain:.5f} +- {se:.5f} (one standard error, games as units)")
     print(f"  {'term':<18} {'multiplier':>10}  {'last sweep':>10}  {'non-zero in':>11}")
     for t, name in enumerate(names or [str(i) for i in range(n)]):
-        nonzero = sum(1 for v in tr.cols[t] if v) + sum(1 for v in te.cols[t] if v)
+        nonzero = tr.nonzero(t) + te.nonzero(t)
         print(f"  {name:<18} {'x%.2f' % best_k[t]:>10}  {'x%.2f' % k[t]:>10}  "
               f"{nonzero:>11}")
 

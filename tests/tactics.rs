@@ -3,7 +3,10 @@
 //! its best moves. The solve count is printed, and the test fails if it drops below `EXPECTED`.
 
 use crownhead::search::bench::parse_positions;
-use crownhead::{parse_move, Game, Limits, SearchControl, SearchOptions, Searcher};
+use crownhead::{
+    parse_move, Game, Limits, Position, SearchControl, SearchOptions, SearchOutcome, Searcher,
+    Variant,
+};
 
 /// The depth every position is searched to.
 const DEPTH: u32 = 12;
@@ -24,20 +27,7 @@ fn tactics_suite() {
     });
     let mut solved = 0;
     for (variant, pos, fields) in &positions {
-        let best: Vec<_> = fields[0]
-            .split_whitespace()
-            .map(|t| parse_move(t, pos, *variant).unwrap_or_else(|e| panic!("{t}: {e}")))
-            .collect();
-        searcher.new_game();
-        let game = Game::new(*variant, *pos);
-        let limits = Limits {
-            depth: Some(DEPTH),
-            ..Limits::default()
-        };
-        let out = searcher.search(&game, &limits, &SearchControl::new(false), &mut |_| {});
-        let found = out
-            .best
-            .is_some_and(|m| best.iter().any(|b| b.same_effect(&m)));
+        let (out, found) = search_for(&mut searcher, *variant, pos, &fields[0], DEPTH);
         solved += found as usize;
         let what = fields.get(1).map_or("", String::as_str);
         println!(
@@ -65,25 +55,39 @@ fn tactics_suite() {
 /// it was pruned.
 #[test]
 fn king_ending_win_is_not_pruned_away() {
-    let variant = crownhead::Variant::English;
     let pos = crownhead::parse_fen("W:WK21,30,32:BK22").unwrap();
-    let best: Vec<_> = ["21-25", "30-25"]
-        .iter()
-        .map(|t| parse_move(t, &pos, variant).unwrap())
-        .collect();
     let mut searcher = Searcher::new(SearchOptions::default());
-    let limits = Limits {
-        depth: Some(4),
-        ..Limits::default()
-    };
-    let game = Game::new(variant, pos);
-    let out = searcher.search(&game, &limits, &SearchControl::new(false), &mut |_| {});
+    let (out, found) = search_for(&mut searcher, Variant::English, &pos, "21-25 30-25", 4);
     assert!(
         out.score.is_decisive() && out.score.0 > 0,
         "{:?}",
         out.score
     );
-    assert!(out
+    assert!(found);
+}
+
+/// Searches `pos` afresh to `depth`; the outcome, and whether its move is one of `best` (moves
+/// separated by spaces).
+fn search_for(
+    searcher: &mut Searcher,
+    variant: Variant,
+    pos: &Position,
+    best: &str,
+    depth: u32,
+) -> (SearchOutcome, bool) {
+    let best: Vec<_> = best
+        .split_whitespace()
+        .map(|t| parse_move(t, pos, variant).unwrap_or_else(|e| panic!("{t}: {e}")))
+        .collect();
+    searcher.new_game();
+    let limits = Limits {
+        depth: Some(depth),
+        ..Limits::default()
+    };
+    let game = Game::new(variant, *pos);
+    let out = searcher.search(&game, &limits, &SearchControl::new(false), &mut |_| {});
+    let found = out
         .best
-        .is_some_and(|m| best.iter().any(|b| b.same_effect(&m))));
+        .is_some_and(|m| best.iter().any(|b| b.same_effect(&m)));
+    (out, found)
 }
