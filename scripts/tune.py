@@ -157,9 +157,6 @@ class Samples:
 
     def error(self, scale: float, t: int = 0, delta: float = 0.0) -> float:
         """Mean squared error, with term `t`'s multiplier moved by `delta`."""
-        if delta == 0.0:
-            return sum((r - sigmoid(scale * x)) ** 2
-                       for x, r in zip(self.sums, self.results)) / len(self)
         return sum((r - sigmoid(scale * (x + delta * v))) ** 2
                    for x, v, r in zip(self.sums, self.cols[t], self.results)) / len(self)
 

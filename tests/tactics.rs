@@ -4,8 +4,8 @@
 
 use crownhead::search::bench::parse_positions;
 use crownhead::{
-    parse_move, Game, Limits, Position, SearchControl, SearchOptions, SearchOutcome, Searcher,
-    Variant,
+    parse_fen, parse_move, Game, Limits, Position, SearchControl, SearchOptions, SearchOutcome,
+    Searcher, Variant,
 };
 
 /// The depth every position is searched to.
@@ -55,7 +55,7 @@ fn tactics_suite() {
 /// it was pruned.
 #[test]
 fn king_ending_win_is_not_pruned_away() {
-    let pos = crownhead::parse_fen("W:WK21,30,32:BK22").unwrap();
+    let pos = parse_fen("W:WK21,30,32:BK22").unwrap();
     let mut searcher = Searcher::new(SearchOptions::default());
     let (out, found) = search_for(&mut searcher, Variant::English, &pos, "21-25 30-25", 4);
     assert!(
