@@ -1,5 +1,5 @@
 //! `crownhead analyze` on a game with a planted blunder: the blunder is marked in the JSON
-//! records and in the annotated PDN, and the sound moves around it are not.
+//! records and in the annotated PDN, and the sound moves before it are at most inaccuracies.
 
 use std::process::Command;
 
@@ -24,6 +24,16 @@ fn run(args: &[&str]) -> (String, String) {
     )
 }
 
+/// The `loss` field of a JSON move record.
+fn loss_of(record: &str) -> i32 {
+    let after = record.split("\"loss\":").nth(1).expect("a loss field");
+    let digits: String = after
+        .chars()
+        .take_while(|c| *c == '-' || c.is_ascii_digit())
+        .collect();
+    digits.parse().expect("a numeric loss")
+}
+
 fn planted_file() -> String {
     let path = std::env::temp_dir().join(format!("crownhead-analyze-{}.pdn", std::process::id()));
     std::fs::write(&path, PLANTED).unwrap();
@@ -43,8 +53,18 @@ fn the_planted_blunder_is_marked_in_json() {
         "{}",
         moves[4]
     );
+    // The opening moves are sound: at most an inaccuracy, not a mistake. A depth-6 search may
+    // prefer another opening move by a few centi-men, and how many depends on the weights of
+    // the evaluation; the blunder loses a man or more whatever they are.
     for m in &moves[..2] {
-        assert!(m.contains("\"class\":null"), "opening moves are sound: {m}");
+        let loss = loss_of(m);
+        assert!(
+            loss < 50
+                && !m.contains("\"class\":\"mistake\"")
+                && !m.contains("\"class\":\"blunder\""),
+            "opening moves are sound: {m}"
+        );
+        assert!(loss_of(moves[4]) >= loss + 90, "{m}\n{}", moves[4]);
     }
     assert!(
         moves[4].contains("\"before\":{\"cp\":") && moves[4].contains("\"pv\":\""),
