@@ -193,16 +193,23 @@ class Samples:
     def gain(self, scale: float, before: list[float], after: list[float]) -> tuple[float, float]:
         """How much less the error is with `after` than with `before`, and its standard error
         with the games as the independent units (a game's positions are not independent)."""
-        by_game: dict[int, float] = {}
-        for i, (r, g) in enumerate(zip(self.results, self.games)):
-            x0 = sum(k * col[i] for k, col in zip(before, self.cols))
-            x1 = sum(k * col[i] for k, col in zip(after, self.cols))
-            d = (r - sigmoid(scale * x0)) ** 2 - (r - sigmoid(scale * x1)) ** 2
-            by_game[g] = by_game.get(g, 0.0) + d
-        d = list(by_game.values())
-        mean = sum(d) / len(d)
-        var = sum((x - mean) ** 2 for x in d) / max(1, len(d) - 1)
-        return sum(d) / len(self), math.sqrt(len(d) * var) / len(self)
+        def evals(k: list[float]) -> list[float]:
+            return [sum(m * col[i] for m, col in zip(k, self.cols)) for i in range(len(self))]
+        return error_gain(scale, evals(before), evals(after), self.results, self.games)
+
+
+def error_gain(scale: float, before: list[float], after: list[float], results: list[float],
+         games: list[int]) -> tuple[float, float]:
+    """How much less the mean squared error is with the evaluations `after` than `before`, and
+    its standard error with the games as the units."""
+    by_game: dict[int, float] = {}
+    for x0, x1, r, g in zip(before, after, results, games):
+        d = (r - sigmoid(scale * x0)) ** 2 - (r - sigmoid(scale * x1)) ** 2
+        by_game[g] = by_game.get(g, 0.0) + d
+    d = list(by_game.values())
+    mean = sum(d) / len(d)
+    var = sum((x - mean) ** 2 for x in d) / max(1, len(d) - 1)
+    return sum(d) / len(results), math.sqrt(len(d) * var) / len(results)
 
 
 Sample = tuple[list[int], float, int, str]
@@ -373,15 +380,7 @@ class SquareSamples:
 
     def gain(self, scale: float, before: list[float], after: list[float]) -> tuple[float, float]:
         """As `Samples.gain`: the fall in the error and its standard error, games as units."""
-        by_game: dict[int, float] = {}
-        for x0, x1, r, gi in zip(self.evals(before), self.evals(after), self.results,
-                                 self.games):
-            d = (r - sigmoid(scale * x0)) ** 2 - (r - sigmoid(scale * x1)) ** 2
-            by_game[gi] = by_game.get(gi, 0.0) + d
-        d = list(by_game.values())
-        mean = sum(d) / len(d)
-        var = sum((x - mean) ** 2 for x in d) / max(1, len(d) - 1)
-        return sum(d) / len(self), math.sqrt(len(d) * var) / len(self)
+        return error_gain(scale, self.evals(before), self.evals(after), self.results, self.games)
 
 
 def fit_table(tr: SquareSamples, te: SquareSamples, scale: float, w0: list[float], lam: float,
