@@ -21,8 +21,10 @@ pub struct Weights {
     pub king_endgame: i32,
     /// A man by square, from its own side: the board as White sees it, rank 8 first, so
     /// `man_square[row][k]` is a White man on square `4 * row + k + 1` and a Black man on the
-    /// square turned round (33 less that). Tempo, the centre and the edges in one table; row 0,
-    /// where a man is crowned, stays 0.
+    /// square turned round (33 less that). Tempo and placement in one table, fitted square by
+    /// square (`scripts/tune.py squares`); the board is not symmetric left to right (double
+    /// and single corners), so each square has its own weight. Row 0, where a man is crowned,
+    /// stays 0.
     pub man_square: [[i32; 4]; 8],
     /// A man still on each square of its back rank (a1, c1, e1, g1 from White's side) while
     /// the opponent has men that could crown.
@@ -59,6 +61,8 @@ pub struct Weights {
 /// The russian weights. Every term but material and trapped kings is scaled by a Texel fit of
 /// self-play games (`scripts/tune.py`) with a fifth of the games held out and the multipliers
 /// bounded to [0.5, 2]; trapped kings, too rare in the games to fit, keep their hand value.
+/// The men's table was then fitted square by square (`tune.py squares`) on the same kind of
+/// games, from the scaled tempo, centre and edge terms.
 pub const RUSSIAN: Weights = Weights {
     man: 100,
     king: 250,
@@ -94,6 +98,8 @@ pub const RUSSIAN: Weights = Weights {
 /// [0.5, 2], on top of an earlier fit without a held-out set. King strength, mobility, runaway
 /// men and the hunt, which that earlier fit had set to zero and which kept their hand values,
 /// now stand at half those values, the bound; the main road is no english term and stays zero.
+/// The men's table was then fitted square by square (`tune.py squares`) on the same kind of
+/// games, from the scaled tempo, centre and edge terms.
 pub const ENGLISH: Weights = Weights {
     man: 100,
     king: 140,
