@@ -19,17 +19,18 @@ pub struct Weights {
     pub king: i32,
     /// Extra worth of a king as the board empties, at full scale with two pieces left.
     pub king_endgame: i32,
-    /// A man by rank, from its own side (index 0 = its back rank); the tempo table.
-    pub man_rank: [i32; 8],
+    /// A man by square, from its own side: the board as White sees it, rank 8 first, so
+    /// `man_square[row][k]` is a White man on square `4 * row + k + 1` and a Black man on the
+    /// square turned round (33 less that). Tempo and placement in one table, fitted square by
+    /// square (`scripts/tune.py squares`); the board is not symmetric left to right (double
+    /// and single corners), so each square has its own weight. Row 0, where a man is crowned,
+    /// stays 0.
+    pub man_square: [[i32; 4]; 8],
     /// A man still on each square of its back rank (a1, c1, e1, g1 from White's side) while
     /// the opponent has men that could crown.
     pub back_guard: [i32; 4],
-    /// A man on one of the four central squares.
-    pub centre_man: i32,
     /// A king on one of the four central squares.
     pub centre_king: i32,
-    /// A man on the a- or h-file.
-    pub edge_man: i32,
     /// A king on the a- or h-file.
     pub edge_king: i32,
     /// Each square a man can step to.
@@ -60,15 +61,24 @@ pub struct Weights {
 /// The russian weights. Every term but material and trapped kings is scaled by a Texel fit of
 /// self-play games (`scripts/tune.py`) with a fifth of the games held out and the multipliers
 /// bounded to [0.5, 2]; trapped kings, too rare in the games to fit, keep their hand value.
+/// The men's table was then fitted square by square (`tune.py squares`) on the same kind of
+/// games, from the scaled tempo, centre and edge terms.
 pub const RUSSIAN: Weights = Weights {
     man: 100,
     king: 250,
     king_endgame: 30,
-    man_rank: [0, 3, 6, 11, 17, 24, 36, 0],
+    man_square: [
+        [0, 0, 0, 0],
+        [30, 35, 35, 37],
+        [28, 27, 28, 16],
+        [14, 31, 27, 13],
+        [-11, 27, 28, 19],
+        [-12, -5, 21, 3],
+        [-8, 10, 8, 9],
+        [-33, 2, 12, 34],
+    ],
     back_guard: [8, 20, 20, 4],
-    centre_man: 14,
     centre_king: 11,
-    edge_man: -7,
     edge_king: -11,
     mobility_man: 4,
     mobility_king: 4,
@@ -88,15 +98,24 @@ pub const RUSSIAN: Weights = Weights {
 /// [0.5, 2], on top of an earlier fit without a held-out set. King strength, mobility, runaway
 /// men and the hunt, which that earlier fit had set to zero and which kept their hand values,
 /// now stand at half those values, the bound; the main road is no english term and stays zero.
+/// The men's table was then fitted square by square (`tune.py squares`) on the same kind of
+/// games, from the scaled tempo, centre and edge terms.
 pub const ENGLISH: Weights = Weights {
     man: 100,
     king: 140,
     king_endgame: 10,
-    man_rank: [0, 1, 2, 4, 5, 7, 10, 0],
+    man_square: [
+        [0, 0, 0, 0],
+        [-1, 10, 13, 12],
+        [9, 19, 20, 8],
+        [1, 11, 14, 2],
+        [-1, 13, 11, 15],
+        [11, 5, 14, 4],
+        [7, 26, 20, 17],
+        [-1, 6, 36, 0],
+    ],
     back_guard: [9, 37, 12, 37],
-    centre_man: 2,
     centre_king: 2,
-    edge_man: 0,
     edge_king: -2,
     mobility_man: 1,
     mobility_king: 2,
@@ -118,9 +137,9 @@ pub const WEIGHTS: [Weights; 2] = [RUSSIAN, ENGLISH];
 pub const TERM_NAMES: [&str; TERMS] = [
     "material",
     "king strength",
-    "tempo",
+    "man squares",
     "back rank",
-    "centre and edges",
+    "king placement",
     "mobility",
     "runaway men",
     "breakthroughs",
@@ -295,36 +314,25 @@ const fn group_table(weight: &[i32; 64], g: usize) -> [i32; 256] {
     t
 }
 
-/// The tempo weight of a man of colour index `color` by bit.
-const fn tempo_weights(w: &Weights, color: usize) -> [i32; 64] {
-    let mut t = [0; 64];
-    let mut r = 0;
-    while r < 8 {
-        let mut b = 0;
-        while b < 64 {
-            if OWN_RANK[color][r] & (1u64 << b) != 0 {
-                t[b] = w.man_rank[r];
-            }
-            b += 1;
-        }
-        r += 1;
+/// The index into `Weights::man_square` (row * 4 + k) of a man of colour index `color` on the
+/// 0-based square `sq`: White's own, Black's turned round.
+const fn own_square(color: usize, sq: usize) -> usize {
+    if color == 0 {
+        sq
+    } else {
+        31 - sq
     }
-    t
 }
 
-/// The tempo weight plus the centre and edge weights of a man, by bit: all of a man's terms
-/// that depend on its square alone, for the search, which wants only their sum.
+/// The weight of a man of colour index `color` by bit: the `man_square` table laid out on the
+/// padded board, for the search's tables by group.
 const fn man_square_weights(w: &Weights, color: usize) -> [i32; 64] {
-    let mut t = tempo_weights(w, color);
-    let mut b = 0;
-    while b < 64 {
-        if CENTRE & (1u64 << b) != 0 {
-            t[b] += w.centre_man;
-        }
-        if EDGES & (1u64 << b) != 0 {
-            t[b] += w.edge_man;
-        }
-        b += 1;
+    let mut t = [0; 64];
+    let mut sq = 0;
+    while sq < 32 {
+        let i = own_square(color, sq);
+        t[Square::from_index(sq as u8).bit_index() as usize] = w.man_square[i / 4][i % 4];
+        sq += 1;
     }
     t
 }
@@ -368,12 +376,14 @@ static GUARDED: [[[i32; 256]; 2]; 2] = [
     [guarded_table(&WEIGHTS[1], 0), guarded_table(&WEIGHTS[1], 1)],
 ];
 
-/// The tempo term of `men` of colour index `c`, rank by rank (for the breakdown by term).
-fn tempo(w: &Weights, c: usize, men: Bitboard) -> i32 {
-    OWN_RANK[c]
-        .iter()
-        .zip(&w.man_rank)
-        .map(|(mask, &weight)| (men & mask).count_ones() as i32 * weight)
+/// The man-square term of `men` of colour index `c`, square by square (for the breakdown by
+/// term; the search reads it from `MAN_SQUARES`).
+fn man_squares(w: &Weights, c: usize, men: Bitboard) -> i32 {
+    bitboard::squares(men)
+        .map(|sq| {
+            let i = own_square(c, sq.index());
+            w.man_square[i / 4][i % 4]
+        })
         .sum()
 }
 
@@ -504,13 +514,6 @@ impl TermSink for Total {
     }
 }
 
-/// The centre and edge terms of `men`, square class by class (for the breakdown by term; the
-/// search reads them from `MAN_SQUARES`).
-fn men_placement(w: &Weights, men: Bitboard) -> i32 {
-    (men & CENTRE).count_ones() as i32 * w.centre_man
-        + (men & EDGES).count_ones() as i32 * w.edge_man
-}
-
 /// Each term apart, indexed as `TERM_NAMES`.
 struct ByTerm([i32; TERMS]);
 
@@ -546,15 +549,13 @@ fn side_terms<R: Rules, T: TermSink>(
     let opp_material = material(w, opp_men, opp_kings);
 
     t.add(0, sign * own_material);
-    let mut placement = 0;
     if T::APART {
-        t.add(2, sign * tempo(w, c, men));
-        placement = men_placement(w, men);
+        t.add(2, sign * man_squares(w, c, men));
         if opp_men != 0 {
             t.add(3, sign * back_guard(w, c, men));
         }
     } else {
-        // Tempo, the men's placement and the back guard in one table of weights by square:
+        // The men's squares and the back guard in one table of weights by square:
         // four loads, the back rank's group with the guard added when it counts.
         let table = &MAN_SQUARES[R::VARIANT as usize][c];
         let bg = BACK_GROUP[c];
@@ -571,8 +572,7 @@ fn side_terms<R: Rules, T: TermSink>(
         }
         debug_assert_eq!(
             by_square,
-            tempo(w, c, men)
-                + men_placement(w, men)
+            man_squares(w, c, men)
                 + if opp_men != 0 {
                     back_guard(w, c, men)
                 } else {
@@ -589,8 +589,9 @@ fn side_terms<R: Rules, T: TermSink>(
             1,
             sign * (n_kings * w.king_endgame * (24 - pieces.min(24) as i32) / 22),
         );
-        placement += (kings & CENTRE).count_ones() as i32 * w.centre_king
+        let placement = (kings & CENTRE).count_ones() as i32 * w.centre_king
             + (kings & EDGES).count_ones() as i32 * w.edge_king;
+        t.add(4, sign * placement);
         let (moves, trapped) = kings_mobility::<R>(kings, empty);
         mobility += moves as i32 * w.mobility_king;
         let trapped = trapped as i32 * w.trapped_king;
@@ -623,7 +624,6 @@ fn side_terms<R: Rules, T: TermSink>(
             t.add(12, sign * hunt);
         }
     }
-    t.add(4, sign * placement);
     t.add(5, sign * mobility);
     // A runaway man: no enemy piece in its forward cone and no enemy king to come back.
     if opp_kings == 0 {
@@ -746,11 +746,8 @@ mod tests {
             let men = (seed ^ seed >> 29) & BOARD;
             for (v, w) in WEIGHTS.iter().enumerate() {
                 for c in 0..2 {
-                    let by_rank = tempo(w, c, men);
-                    let placement = (men & CENTRE).count_ones() as i32 * w.centre_man
-                        + (men & EDGES).count_ones() as i32 * w.edge_man;
                     let table = &MAN_SQUARES[v][c];
-                    assert_eq!(table.sum(men), by_rank + placement);
+                    assert_eq!(table.sum(men), man_squares(w, c, men));
                     let bg = BACK_GROUP[c];
                     assert_eq!(
                         GUARDED[v][c][group_index(bg, men)] - table.group(bg, men),
