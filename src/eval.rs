@@ -29,6 +29,12 @@ pub struct Weights {
     /// A man still on each square of its back rank (a1, c1, e1, g1 from White's side) while
     /// the opponent has men that could crown.
     pub back_guard: [i32; 4],
+    /// A man with a piece of its side diagonally behind it, or on its back rank: it cannot be
+    /// jumped from the front.
+    pub supported_man: i32,
+    /// Each man by which one wing (files a-d or e-h) outnumbers the other: a side crowded on
+    /// one wing is weak on the other.
+    pub imbalance: i32,
     /// A king on one of the four central squares.
     pub centre_king: i32,
     /// A king on the a- or h-file.
@@ -62,7 +68,8 @@ pub struct Weights {
 /// self-play games (`scripts/tune.py`) with a fifth of the games held out and the multipliers
 /// bounded to [0.5, 2]; trapped kings, too rare in the games to fit, keep their hand value.
 /// The men's table was then fitted square by square (`tune.py squares`) on the same kind of
-/// games, from the scaled tempo, centre and edge terms.
+/// games, from the scaled tempo, centre and edge terms. Support and balance came last, fitted
+/// together with the rest fixed.
 pub const RUSSIAN: Weights = Weights {
     man: 100,
     king: 250,
@@ -78,6 +85,8 @@ pub const RUSSIAN: Weights = Weights {
         [-33, 2, 12, 34],
     ],
     back_guard: [8, 20, 20, 4],
+    supported_man: 11,
+    imbalance: -23,
     centre_king: 11,
     edge_king: -11,
     mobility_man: 4,
@@ -99,7 +108,9 @@ pub const RUSSIAN: Weights = Weights {
 /// men and the hunt, which that earlier fit had set to zero and which kept their hand values,
 /// now stand at half those values, the bound; the main road is no english term and stays zero.
 /// The men's table was then fitted square by square (`tune.py squares`) on the same kind of
-/// games, from the scaled tempo, centre and edge terms.
+/// games, from the scaled tempo, centre and edge terms. Support and balance are zero: fitted
+/// like russian's (with a worth of men growing in the endgame), they gained nothing in
+/// self-play.
 pub const ENGLISH: Weights = Weights {
     man: 100,
     king: 140,
@@ -115,6 +126,8 @@ pub const ENGLISH: Weights = Weights {
         [-1, 6, 36, 0],
     ],
     back_guard: [9, 37, 12, 37],
+    supported_man: 0,
+    imbalance: 0,
     centre_king: 2,
     edge_king: -2,
     mobility_man: 1,
@@ -148,10 +161,15 @@ pub const TERM_NAMES: [&str; TERMS] = [
     "main road",
     "exchanges",
     "hunt",
+    "support",
+    "balance",
 ];
-const TERMS: usize = 13;
+const TERMS: usize = 15;
 
 const CENTRE: Bitboard = square_set(&[14, 15, 18, 19]);
+/// Files a-d: the first two squares of every row.
+const LEFT_WING: Bitboard =
+    square_set(&[1, 2, 5, 6, 9, 10, 13, 14, 17, 18, 21, 22, 25, 26, 29, 30]);
 const EDGES: Bitboard = square_set(&[5, 13, 21, 29, 4, 12, 20, 28]);
 const DOUBLE_CORNERS: Bitboard = square_set(&[1, 5, 28, 32]);
 const BACK_RANK: [Bitboard; 4] = [
@@ -543,6 +561,7 @@ fn side_terms<R: Rules, T: TermSink>(
     let opp = opp_men | opp_kings;
     let empty = pos.empty();
     let n_kings = kings.count_ones() as i32;
+    let n_men = men.count_ones() as i32;
     let ranks = &OWN_RANK[c];
     let [fwd_a, fwd_b] = color.forward();
     let own_material = material(w, men, kings);
@@ -584,6 +603,14 @@ fn side_terms<R: Rules, T: TermSink>(
     let man_steps =
         (fwd_a.shift(men) & empty).count_ones() + (fwd_b.shift(men) & empty).count_ones();
     let mut mobility = man_steps as i32 * w.mobility_man;
+    // Support: a man with a piece of its side behind it (a step back in either forward
+    // direction), or on the back rank, where nothing can jump it from the front.
+    let own = men | kings;
+    let supported = men & (fwd_a.shift(own) | fwd_b.shift(own) | ranks[0]);
+    t.add(13, sign * supported.count_ones() as i32 * w.supported_man);
+    // Balance: the same from either side, since turning the board round swaps the wings.
+    let left = (men & LEFT_WING).count_ones() as i32;
+    t.add(14, sign * (2 * left - n_men).abs() * w.imbalance);
     if kings != 0 {
         t.add(
             1,
@@ -854,5 +881,43 @@ mod tests {
         assert!(!dead_draw::<crate::variant::Russian>(
             &parse_fen("W:WK29,K30,K31:BK4").unwrap()
         ));
+    }
+
+    /// The value of term `name` in the breakdown of `fen`, from the side to move's view.
+    fn term(variant: Variant, fen: &str, name: &str) -> i32 {
+        let pos = parse_fen(fen).unwrap();
+        evaluate_terms(variant, &pos)
+            .into_iter()
+            .find(|(n, _)| *n == name)
+            .unwrap()
+            .1
+    }
+
+    #[test]
+    fn support_and_balance_count_men_by_their_neighbours_and_wings() {
+        let w = &RUSSIAN;
+        assert!(w.supported_man != 0 && w.imbalance != 0, "the test needs the terms");
+        // White's men on 18 (d4) and 22 (c3) have 22 and 26 (d2) behind them; 26 and 27 (f2)
+        // do not. Black's man on 1 (b8) is on its back rank; 9 (b6) and 10 (d6) stand alone.
+        let fen = "W:W18,22,26,27:B1,9,10";
+        assert_eq!(
+            term(Variant::Russian, fen, "support"),
+            (2 - 1) * w.supported_man
+        );
+        // White has three men on the left wing and one on the right, off by two; Black's three
+        // are all on the left wing.
+        assert_eq!(
+            term(Variant::Russian, fen, "balance"),
+            (2 - 3) * w.imbalance
+        );
+        // The same position with the colours swapped scores the same for the side to move.
+        let mirrored = "B:W23,24,32:B6,7,11,15";
+        for name in ["support", "balance"] {
+            assert_eq!(
+                term(Variant::Russian, fen, name),
+                term(Variant::Russian, mirrored, name),
+                "{name}"
+            );
+        }
     }
 }
