@@ -896,7 +896,10 @@ mod tests {
     #[test]
     fn support_and_balance_count_men_by_their_neighbours_and_wings() {
         let w = &RUSSIAN;
-        assert!(w.supported_man != 0 && w.imbalance != 0, "the test needs the terms");
+        assert!(
+            w.supported_man != 0 && w.imbalance != 0,
+            "the test needs the terms"
+        );
         // White's men on 18 (d4) and 22 (c3) have 22 and 26 (d2) behind them; 26 and 27 (f2)
         // do not. Black's man on 1 (b8) is on its back rank; 9 (b6) and 10 (d6) stand alone.
         let fen = "W:W18,22,26,27:B1,9,10";
