@@ -903,15 +903,17 @@ mod tests {
         // White's men on 18 (d4) and 22 (c3) have 22 and 26 (d2) behind them; 26 and 27 (f2)
         // do not. Black's man on 1 (b8) is on its back rank; 9 (b6) and 10 (d6) stand alone.
         let fen = "W:W18,22,26,27:B1,9,10";
+        let (white_supported, black_supported) = (2, 1);
         assert_eq!(
             term(Variant::Russian, fen, "support"),
-            (2 - 1) * w.supported_man
+            (white_supported - black_supported) * w.supported_man
         );
         // White has three men on the left wing and one on the right, off by two; Black's three
         // are all on the left wing.
+        let (white_off, black_off) = (2, 3);
         assert_eq!(
             term(Variant::Russian, fen, "balance"),
-            (2 - 3) * w.imbalance
+            (white_off - black_off) * w.imbalance
         );
         // The same position with the colours swapped scores the same for the side to move.
         let mirrored = "B:W23,24,32:B6,7,11,15";
