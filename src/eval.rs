@@ -108,9 +108,9 @@ pub const RUSSIAN: Weights = Weights {
 /// men and the hunt, which that earlier fit had set to zero and which kept their hand values,
 /// now stand at half those values, the bound; the main road is no english term and stays zero.
 /// The men's table was then fitted square by square (`tune.py squares`) on the same kind of
-/// games, from the scaled tempo, centre and edge terms. Support and balance are zero: fitted
-/// like russian's (with a worth of men growing in the endgame), they gained nothing in
-/// self-play.
+/// games, from the scaled tempo, centre and edge terms. Support and balance came last, fitted
+/// together (with a worth of pieces growing in the endgame, which gained nothing in self-play
+/// and was dropped) with the rest fixed.
 pub const ENGLISH: Weights = Weights {
     man: 100,
     king: 140,
@@ -126,8 +126,8 @@ pub const ENGLISH: Weights = Weights {
         [-1, 6, 36, 0],
     ],
     back_guard: [9, 37, 12, 37],
-    supported_man: 0,
-    imbalance: 0,
+    supported_man: 6,
+    imbalance: -5,
     centre_king: 2,
     edge_king: -2,
     mobility_man: 1,
