@@ -56,6 +56,7 @@ import re
 import subprocess
 import sys
 import zlib
+from typing import Callable
 
 ENGINE = "target/release/crownhead"
 
@@ -198,6 +199,13 @@ class Samples:
         return error_gain(scale, evals(before), evals(after), self.results, self.games)
 
 
+def logistic_scale(error: Callable[[float], float]) -> float:
+    """The scale of the logistic that makes `error` least: a coarse search, then a fine one
+    around the coarse best."""
+    scale = min((i * 0.0005 for i in range(1, 60)), key=error)
+    return min((scale + i * 0.00005 for i in range(-9, 10)), key=error)
+
+
 def error_gain(scale: float, before: list[float], after: list[float], results: list[float],
          games: list[int]) -> tuple[float, float]:
     """How much less the mean squared error is with the evaluations `after` than `before`, and
@@ -255,8 +263,7 @@ def fit(a: argparse.Namespace) -> None:
     n = len(train[0][0])
     tr, te = Samples(train, n), Samples(test, n)
     # The scale of the logistic: fitted first on the training positions, every multiplier 1.
-    scale = min((i * 0.0005 for i in range(1, 60)), key=tr.error)
-    scale = min((scale + i * 0.00005 for i in range(-9, 10)), key=tr.error)
+    scale = logistic_scale(tr.error)
     k = [1.0] * n
     start = (tr.error(scale), te.error(scale))
     print(f"logistic scale {scale:.5f}; error before: training {start[0]:.5f}, "
@@ -444,8 +451,7 @@ def squares(a: argparse.Namespace) -> None:
 
     def total_error(scale: float) -> float:
         return sum((r - sigmoid(scale * x)) ** 2 for x, r in zip(totals, results)) / len(totals)
-    scale = min((i * 0.0005 for i in range(1, 60)), key=total_error)
-    scale = min((scale + i * 0.00005 for i in range(-9, 10)), key=total_error)
+    scale = logistic_scale(total_error)
     print(f"logistic scale {scale:.5f}")
     print_table("men now", w0[:32])
     print_table("kings now", w0[32:])
@@ -481,23 +487,20 @@ def main() -> None:
     g.add_argument("--concurrency", type=int, default=2)
     g.add_argument("--out", required=True)
     g.add_argument("--engine", default=ENGINE)
-    f = sub.add_parser("fit")
-    f.add_argument("--variant", default="russian")
-    f.add_argument("--pdn", action="append", required=True)
-    f.add_argument("--skip", type=int, default=8, help="plies of each game not used")
-    f.add_argument("--holdout", type=float, default=0.2,
-                   help="fraction of the games held out of the fit (by their opening)")
+    # The options of the two fits that read games: which games, and how they are replayed.
+    replayed = argparse.ArgumentParser(add_help=False)
+    replayed.add_argument("--variant", default="russian")
+    replayed.add_argument("--pdn", action="append", required=True)
+    replayed.add_argument("--skip", type=int, default=8, help="plies of each game not used")
+    replayed.add_argument("--holdout", type=float, default=0.2,
+                          help="fraction of the games held out of the fit (by their opening)")
+    replayed.add_argument("--engine", default=ENGINE)
+    f = sub.add_parser("fit", parents=[replayed])
     f.add_argument("--bounds", type=float, nargs=2, default=[0.5, 2.0], metavar=("LO", "HI"),
                    help="least and greatest multiplier")
     f.add_argument("--min-positions", type=int, default=500,
                    help="a term not zero in fewer training positions keeps its multiplier 1")
-    f.add_argument("--engine", default=ENGINE)
-    q = sub.add_parser("squares")
-    q.add_argument("--variant", default="russian")
-    q.add_argument("--pdn", action="append", required=True)
-    q.add_argument("--skip", type=int, default=8, help="plies of each game not used")
-    q.add_argument("--holdout", type=float, default=0.2,
-                   help="fraction of the games held out of the fit (by their opening)")
+    q = sub.add_parser("squares", parents=[replayed])
     q.add_argument("--tables", nargs="+", default=["men"], choices=["men", "men+kings"],
                    help="the tables to fit, each choice a fit of its own")
     q.add_argument("--l2", type=float, nargs="+", default=[3e-7],
@@ -505,7 +508,6 @@ def main() -> None:
     q.add_argument("--iterations", type=int, default=60)
     q.add_argument("--cache", help="a file to keep the positions in (read if it exists) for "
                    "further fits: same games, same engine")
-    q.add_argument("--engine", default=ENGINE)
     a = p.parse_args()
     if a.cmd == "games":
         play_games(a)
