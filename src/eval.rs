@@ -167,11 +167,11 @@ pub const TERM_NAMES: [&str; TERMS] = [
 const TERMS: usize = 15;
 
 const CENTRE: Bitboard = square_set(&[14, 15, 18, 19]);
+const EDGES: Bitboard = square_set(&[5, 13, 21, 29, 4, 12, 20, 28]);
+const DOUBLE_CORNERS: Bitboard = square_set(&[1, 5, 28, 32]);
 /// Files a-d: the first two squares of every row.
 const LEFT_WING: Bitboard =
     square_set(&[1, 2, 5, 6, 9, 10, 13, 14, 17, 18, 21, 22, 25, 26, 29, 30]);
-const EDGES: Bitboard = square_set(&[5, 13, 21, 29, 4, 12, 20, 28]);
-const DOUBLE_CORNERS: Bitboard = square_set(&[1, 5, 28, 32]);
 const BACK_RANK: [Bitboard; 4] = [
     square_set(&[29]),
     square_set(&[30]),
