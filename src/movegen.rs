@@ -88,16 +88,23 @@ pub fn generate<R: Rules>(pos: &Position, out: &mut Vec<Move>, counting: Countin
     moves_onto::<R, true>(pos, out, counting == Counting::Unique);
 }
 
-/// Appends to `out` the legal moves of `pos` as the search wants them: one per distinct
-/// effect, captures without their landing squares (recording them costs on every jump, and
-/// the search needs only the effect). Appending lets the search keep every ply's list in one
-/// buffer.
-pub(crate) fn search_moves<R: Rules>(pos: &Position, out: &mut Vec<Move>) {
-    moves_onto::<R, false>(pos, out, true);
+/// Appends to `out` the legal moves of `pos`, whose `capturers` are `from`, as the search wants
+/// them: one per distinct effect, captures without their landing squares (recording them costs
+/// on every jump, and the search needs only the effect). Appending lets the search keep every
+/// ply's list in one buffer. The caller has asked `capturers` already (its node needs to know
+/// whether there is a capture before it needs the moves), so they are not looked for again.
+pub(crate) fn search_moves<R: Rules>(pos: &Position, from: Bitboard, out: &mut Vec<Move>) {
+    debug_assert_eq!(from, capturers::<R>(pos));
+    if from != 0 {
+        search_captures::<R>(pos, from, out);
+    } else {
+        let b = Board::of(pos);
+        crate::with_side!(pos.side(), S => quiet_moves::<R, S>(&b, out));
+    }
 }
 
-/// The one body of `generate` and `search_moves`: appends the captures (with their landing
-/// squares if `PATHS`, one per effect if `unique`), else the quiet moves.
+/// The one body of `generate`: appends the captures (with their landing squares if `PATHS`,
+/// one per effect if `unique`), else the quiet moves.
 #[inline(always)]
 fn moves_onto<R: Rules, const PATHS: bool>(pos: &Position, out: &mut Vec<Move>, unique: bool) {
     let start = out.len();

@@ -239,7 +239,9 @@ impl<'a, R: Rules> Worker<'a, R> {
             }
         }
 
-        if let Some(score) = self.static_cut(pos, alpha, beta, depth, pv_node) {
+        // Asked once: the static pruning and the move generation both need it.
+        let capturers = capturers::<R>(pos);
+        if let Some(score) = self.static_cut(pos, capturers != 0, alpha, beta, depth, pv_node) {
             return score;
         }
 
@@ -254,7 +256,7 @@ impl<'a, R: Rules> Worker<'a, R> {
             self.shared.tt.prefetch(pos.key_after_step(from, to));
         }
         let start = self.stack.top();
-        search_moves::<R>(pos, &mut self.stack.moves);
+        search_moves::<R>(pos, capturers, &mut self.stack.moves);
         let n = self.stack.top() - start;
         if n == 0 {
             return Score::loss_in(ply as u32).0;
@@ -331,11 +333,13 @@ impl<'a, R: Rules> Worker<'a, R> {
     ///   a depth-4 search missed the tactics suite's two men and a king against a king).
     ///
     /// Zugzwang, common in checkers, is why it stops a few plies from the leaves: there a side
-    /// that must move can lose what the evaluation promised.
+    /// that must move can lose what the evaluation promised. `must_capture` says whether the
+    /// side to move has a capture (the caller has asked already).
     #[inline(always)]
     fn static_cut(
         &self,
         pos: &Position,
+        must_capture: bool,
         alpha: i32,
         beta: i32,
         depth: i32,
@@ -347,7 +351,7 @@ impl<'a, R: Rules> Worker<'a, R> {
             || alpha.abs() >= Score::WIN_THRESHOLD
             || pos.men(Color::White) == 0
             || pos.men(Color::Black) == 0
-            || has_capture::<R>(pos)
+            || must_capture
             || opponent_has_capture::<R>(pos)
         {
             return None;
