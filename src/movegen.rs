@@ -82,10 +82,17 @@ pub fn legal_moves<R: Rules>(pos: &Position, out: &mut Vec<Move>) {
     generate::<R>(pos, out, Counting::Unique);
 }
 
-/// Replaces `out` with the legal moves of `pos`, counted as `counting` says.
+/// Replaces `out` with the legal moves of `pos`, counted as `counting` says: the captures, with
+/// their landing squares, else the quiet moves.
 pub fn generate<R: Rules>(pos: &Position, out: &mut Vec<Move>, counting: Counting) {
     out.clear();
-    moves_onto::<R, true>(pos, out, counting == Counting::Unique);
+    let b = Board::of(pos);
+    crate::with_side!(pos.side(), S => {
+        walk_captures::<R, S, _>(&b, &mut MoveSink::<true>::new(out, counting == Counting::Unique));
+        if out.is_empty() {
+            quiet_moves::<R, S>(&b, out);
+        }
+    });
 }
 
 /// Appends to `out` the legal moves of `pos`, whose `capturers` are `from`, as the search wants
@@ -101,20 +108,6 @@ pub(crate) fn search_moves<R: Rules>(pos: &Position, from: Bitboard, out: &mut V
         let b = Board::of(pos);
         crate::with_side!(pos.side(), S => quiet_moves::<R, S>(&b, out));
     }
-}
-
-/// The one body of `generate`: appends the captures (with their landing squares if `PATHS`,
-/// one per effect if `unique`), else the quiet moves.
-#[inline(always)]
-fn moves_onto<R: Rules, const PATHS: bool>(pos: &Position, out: &mut Vec<Move>, unique: bool) {
-    let start = out.len();
-    let b = Board::of(pos);
-    crate::with_side!(pos.side(), S => {
-        walk_captures::<R, S, _>(&b, &mut MoveSink::<PATHS>::new(out, unique));
-        if out.len() == start {
-            quiet_moves::<R, S>(&b, out);
-        }
-    });
 }
 
 /// The pieces of the side to move from which a capture may start: the men that can make a first
