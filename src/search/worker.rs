@@ -40,15 +40,15 @@ struct StaticPruning {
     razor_margin: i32,
 }
 
-/// `STATIC_PRUNING[variant]`, the depths chosen by self-play at 20 ms per move: in russian 4
-/// and 3 (6 and 4 gained +3.5 +- 18.2 in 600 games, and a cut margin of 45 in place of 60
-/// +3.3 +- 6.6 in 4000); in english 6 and 4, which gained +13.1 +- 7.5 over 4 and 3 in 4000
-/// games (1037-2077-886).
+/// `STATIC_PRUNING[variant]`, the depths chosen by self-play at 20 ms per move, 4000 games
+/// each against 4 and 3: in russian 6 and 4, +10.5 +- 6.7 (826-2469-705); in english 6 and 4,
+/// +13.1 +- 7.5 (1037-2077-886). In russian a cut margin of 45 in place of 60 gave only
+/// +3.3 +- 6.6 in 4000 games.
 const STATIC_PRUNING: [StaticPruning; 2] = [
     StaticPruning {
-        cut_depth: 4,
+        cut_depth: 6,
         cut_margin: 60,
-        razor_depth: 3,
+        razor_depth: 4,
         razor_margin: 150,
     },
     StaticPruning {
