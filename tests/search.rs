@@ -151,6 +151,26 @@ fn wins_are_scored_by_distance() {
 }
 
 #[test]
+fn an_english_leaf_under_threat_is_searched_on() {
+    // White to move. 22-18 attacks the black man on 14, which can neither step away (17 and 18
+    // are White's) nor be covered (no black man can reach 9: Black's moves are 4-8 and 10-15),
+    // so 18x9 wins it; 23-18 makes the same attack but lets 14x23. At depth 1 the leaf after
+    // 22-18 has Black to move and no capture, which quiescence would evaluate as it stands;
+    // the threat extension searches it on, so even a depth-1 search sees the man won.
+    let game = Game::from_fen(Variant::English, "W:W17,21,22,23:B4,10,14").unwrap();
+    let stat = crownhead::evaluate(Variant::English, game.position());
+    let (out, infos) = search(&game, depth(1), small());
+    let best = out.best.map(|m| (m.from().number(), m.to().number()));
+    assert_eq!(best, Some((22, 18)), "{out:?}");
+    assert!(
+        out.score.0 >= stat + 60,
+        "static {stat}, depth 1 {:?}",
+        out.score
+    );
+    assert_legal_pvs(&game, &infos);
+}
+
+#[test]
 fn fixed_node_search_repeats_exactly() {
     let game = Game::from_fen(
         Variant::Russian,

@@ -1,7 +1,7 @@
 //! One search thread's alpha-beta: principal-variation search with late-move reductions, static
-//! pruning and razoring near the leaves, the single-reply extension, mate-distance pruning,
-//! draws in the tree, and a quiescence search that plays out every pending capture (captures
-//! are compulsory, so a position with one is never evaluated statically).
+//! pruning and razoring near the leaves, the single-reply and threat extensions, mate-distance
+//! pruning, draws in the tree, and a quiescence search that plays out every pending capture
+//! (captures are compulsory, so a position with one is never evaluated statically).
 
 use super::movestack::MoveStack;
 use super::ordering::{Ordering, MAX_PLY};
@@ -58,6 +58,15 @@ const STATIC_PRUNING: [StaticPruning; 2] = [
         razor_margin: 150,
     },
 ];
+
+/// Whether a leaf (no depth left) whose side to move has no capture, but whose opponent would
+/// have one, is searched one ply more, per variant (`Worker::extends_threat`). Quiescence
+/// resolves captures, not threats: the static evaluation of such a leaf cannot tell a man that
+/// is lost from one that can step away or be defended. Self-play at 20 ms per move, against
+/// the engine without it: english +7.8 +- 7.6 in 4000 games (1041-2008-951); russian only
+/// +4.7 +- 8.8 in 2299 games (454-1422-423), and -2.1 +- 16.3 in 665 with one extension a
+/// path, so russian stays off. The english half of the bench searches 19% more nodes.
+const THREAT_EXTENSION: [bool; 2] = [false, true];
 
 /// The late-move reductions by depth and move index, both capped at 63.
 static REDUCTIONS: LazyLock<[[u8; 64]; 64]> = LazyLock::new(|| {
@@ -207,12 +216,47 @@ impl<'a, R: Rules> Worker<'a, R> {
                 Score::loss_in(ply as u32).0
             };
         }
-        // Quiescence clears the line itself.
         if depth <= 0 {
+            if self.extends_threat(pos, ply) {
+                return self.threat_extension(pos, counters, alpha, beta, ply, pv_node);
+            }
+            // Quiescence clears the line itself.
             return self.quiesce(pos, alpha, beta, ply, pv_node);
         }
         self.pv[ply].clear();
         self.interior(pos, counters, rules.key, alpha, beta, depth, ply, pv_node)
+    }
+
+    /// Whether the leaf `pos` is searched one ply more (`THREAT_EXTENSION`): the variant extends,
+    /// the side to move has no capture and its opponent would have one. Extensions stop at twice
+    /// the iteration's depth, as the single-reply extension's do.
+    #[inline(always)]
+    fn extends_threat(&self, pos: &Position, ply: usize) -> bool {
+        THREAT_EXTENSION[R::VARIANT as usize]
+            && (ply as i32) < 2 * self.root_depth
+            && opponent_has_capture::<R>(pos)
+            && capturers::<R>(pos) == 0
+    }
+
+    /// A leaf under threat searched as a node of depth 1, so that each of its moves is answered
+    /// by the pending captures that quiescence then plays out.
+    #[cold]
+    #[inline(never)]
+    fn threat_extension(
+        &mut self,
+        pos: &Position,
+        counters: &DrawCounters,
+        alpha: i32,
+        beta: i32,
+        ply: usize,
+        pv_node: bool,
+    ) -> i32 {
+        // A frontier node's leaves may be played without their key (`play_unkeyed`); this one
+        // probes the table and pushes its key for the repetition test, so it needs the real one.
+        let pos = pos.with_key(pos.compute_key());
+        let key = tree::tt_key::<R>(&pos, counters);
+        self.pv[ply].clear();
+        self.interior(&pos, counters, key, alpha, beta, 1, ply, pv_node)
     }
 
     /// `search` of a node with depth left and no draw, whose transposition key is `key`.
