@@ -239,8 +239,8 @@ impl<'a, R: Rules> Worker<'a, R> {
     }
 
     /// A leaf under threat searched as a node of depth 1, so that each of its moves is answered
-    /// by the pending captures that quiescence then plays out.
-    #[cold]
+    /// by the pending captures that quiescence then plays out. Kept out of line, so that the
+    /// leaf path stays small; not cold, since it serves a fair share of english leaves.
     #[inline(never)]
     fn threat_extension(
         &mut self,
