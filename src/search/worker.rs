@@ -28,6 +28,16 @@ const REDUCE_FROM_DEPTH: i32 = 3;
 /// are always searched in full.
 const REDUCE_FROM_INDEX: usize = 3;
 
+/// A node with at least this depth and no move in the table is searched a ply shallower
+/// (internal iterative reduction). Without a hash move its moves are ordered blind, so a full
+/// search of it costs the most and tells the least; the shallower search is cheap, and it
+/// leaves a best move in the table for the next iteration, which searches the node again with
+/// its full depth. Self-play against the engine without it, at 20 ms per move: russian
+/// +64.7 +- 12.8 Elo in 1000 games (274-636-90), english +91.1 +- 12.7 in 1319 (478-701-140);
+/// russian at 60 ms, +78.1 +- 17.4 in 439 (116-304-19). The tactics suite gives the same
+/// counts as without it at depths 4 to 12.
+const REDUCE_UNKNOWN_FROM_DEPTH: i32 = 4;
+
 /// Static pruning near the leaves, per variant (see `static_cut`).
 struct StaticPruning {
     /// A node with at most this depth whose static evaluation beats beta by `cut_margin` per
@@ -305,6 +315,10 @@ impl<'a, R: Rules> Worker<'a, R> {
             }
         }
 
+        // Internal iterative reduction (`REDUCE_UNKNOWN_FROM_DEPTH`).
+        if hash_move == 0 && depth >= REDUCE_UNKNOWN_FROM_DEPTH {
+            depth -= 1;
+        }
         // Asked once: the static pruning and the move generation both need it.
         let capturers = capturers::<R>(pos);
         if let Some(score) = self.static_cut(pos, capturers != 0, alpha, beta, depth, pv_node) {
