@@ -57,8 +57,7 @@ def main() -> None:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
     p.add_argument("--runs", type=int, default=5)
     p.add_argument("--binary", default="target/release/crownhead")
-    # 15: with internal iterative reduction, depth 12 takes a fifth of a second on one thread,
-    # too short to time; depth 15 takes about half a second.
+    # 15: about half a second on one thread; a shallower run is too short to time.
     p.add_argument("--depth", type=int, default=15, help="bench depth for the thread ratio")
     p.add_argument("--what", default="nps,threads,perft")
     a = p.parse_args()

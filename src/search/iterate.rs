@@ -93,7 +93,7 @@ impl<R: Rules> Worker<'_, R> {
             // A later line can score above an earlier one, since each is searched in a window
             // of its own and the table has learnt from the earlier ones; lines are reported
             // best first. The sort is stable: equal scores keep their search order.
-            lines[..multipv].sort_by(|a, b| b.score.cmp(&a.score));
+            lines[..multipv].sort_by_key(|line| std::cmp::Reverse(line.score));
             let changed = completed[0].pv[0] != lines[0].pv[0];
             completed = lines[..multipv].to_vec();
             completed_depth = depth as u32;
