@@ -30,6 +30,6 @@ pub use notation::move_text::{full_text, parse_move, short_text, MoveError};
 pub use notation::SquareStyle;
 pub use position::Position;
 pub use search::{
-    Limits, Score, SearchControl, SearchInfo, SearchOptions, SearchOutcome, Searcher,
+    Limits, Score, SearchControl, SearchInfo, SearchOptions, SearchOutcome, Searcher, MAX_DEPTH,
 };
 pub use variant::{DrawCounters, DrawRule, English, Rules, Russian, Variant};

@@ -209,9 +209,14 @@ fn run_perft(
 }
 
 fn run_bench(depth: u32, threads: usize, hash: usize) -> Result<(), String> {
-    if !(1..=100).contains(&depth) || !(1..=1024).contains(&threads) || !(1..=65536).contains(&hash)
+    if !(1..=crownhead::MAX_DEPTH).contains(&depth)
+        || !(1..=1024).contains(&threads)
+        || !(1..=65536).contains(&hash)
     {
-        return Err("bench: depth 1-100, threads 1-1024, hash 1-65536 MiB".to_string());
+        return Err(format!(
+            "bench: depth 1-{}, threads 1-1024, hash 1-65536 MiB",
+            crownhead::MAX_DEPTH
+        ));
     }
     crownhead::search::bench::run(depth, threads, hash, &mut |line| println!("{line}"))
         .map_err(|e| e.to_string())?;

@@ -296,7 +296,7 @@ fn parse_level(current: &Level, args: &[Arg]) -> Result<Level, ProtocolError> {
         }
         let t = value("level", key, v)?;
         match key {
-            "depth" => l.depth = Some(integer(key, t, 1u32, super::uci::MAX_DEPTH)?),
+            "depth" => l.depth = Some(integer(key, t, 1u32, crate::search::MAX_DEPTH)?),
             "nodes" => l.nodes = Some(integer(key, t, 1u64, u64::MAX)?),
             "move-time" => l.move_time = Some(real(key, t)?),
             "time" => l.time = Some(real(key, t)?),

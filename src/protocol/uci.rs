@@ -16,8 +16,6 @@ use std::time::Duration;
 
 /// The deepest `perft` the reader thread will run (it blocks the protocol meanwhile).
 pub const MAX_PERFT: u32 = 14;
-/// The deepest `go depth` accepted.
-pub const MAX_DEPTH: u32 = 127;
 
 /// The dialect's state between lines (everything lasting lives in the `Engine`).
 #[derive(Default)]
@@ -193,7 +191,7 @@ impl Uci {
                 "winc" => inc[0] = millis(key, value)?,
                 "binc" => inc[1] = millis(key, value)?,
                 "movestogo" => moves_to_go = Some(number(key, value, 1u32, 10_000)?),
-                "depth" => limits.depth = Some(number(key, value, 1u32, MAX_DEPTH)?),
+                "depth" => limits.depth = Some(number(key, value, 1u32, crate::search::MAX_DEPTH)?),
                 "nodes" => limits.nodes = Some(number(key, value, 1u64, u64::MAX)?),
                 "movetime" => {
                     limits.movetime = Some(Duration::from_millis(number(
@@ -211,7 +209,9 @@ impl Uci {
                     ponder = true;
                     i -= 1;
                 }
-                "mate" => limits.mate = Some(number(key, value, 1u32, MAX_DEPTH / 2)?),
+                "mate" => {
+                    limits.mate = Some(number(key, value, 1u32, crate::search::MAX_DEPTH / 2)?)
+                }
                 "searchmoves" => {
                     // Every word up to the next keyword of `go` is a root move.
                     i -= 1;

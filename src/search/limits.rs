@@ -3,6 +3,10 @@
 use crate::moves::Move;
 use std::time::Duration;
 
+/// The deepest nominal depth a search can honour, in plies; every front end (the protocols and
+/// the tools) refuses a larger depth with this range in its message.
+pub const MAX_DEPTH: u32 = 100;
+
 /// A side's clock as a GUI or match runner reports it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub struct Clock {

@@ -17,7 +17,7 @@ mod time;
 mod tree;
 mod worker;
 
-pub use limits::{Clock, Limits};
+pub use limits::{Clock, Limits, MAX_DEPTH};
 pub use score::Score;
 
 use crate::game::Game;

@@ -14,7 +14,7 @@ use super::iterate::{Line, RootSetup};
 use super::time::TimeManager;
 use super::tree::KeyStack;
 use super::worker::Worker;
-use super::{Limits, Score, SearchControl, SearchInfo, SearchOptions, SearchOutcome};
+use super::{Limits, Score, SearchControl, SearchInfo, SearchOptions, SearchOutcome, MAX_DEPTH};
 use crate::game::Game;
 use crate::tt::TransTable;
 use crate::variant::Rules;
@@ -23,8 +23,6 @@ use std::sync::Mutex;
 
 /// The depth searched when no limit at all is given.
 const DEFAULT_DEPTH: u32 = 16;
-/// The deepest iteration.
-pub(crate) const MAX_DEPTH: u32 = 100;
 
 /// What all threads of one search share.
 pub(crate) struct Shared<'a> {
