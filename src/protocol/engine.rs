@@ -1,6 +1,7 @@
 //! The engine layer between protocol text and the search: the game being analysed, the option
-//! values, the `Searcher`, and the one search thread. The reader thread calls in here and never
-//! blocks on a search, so it can answer `isready`, `ping` and `stop` while one runs.
+//! values, the `Searcher`, and the one search thread (which also runs the other long commands,
+//! such as `perft`). The reader thread calls in here and never blocks on a search, so it can
+//! answer `isready`, `ping` and `stop` while one runs.
 //!
 //! Thread policy: the search thread takes the `Searcher` lock for the whole search; the reader
 //! only takes it when no search runs (option changes and `new_game` are refused while
@@ -161,6 +162,42 @@ impl Engine {
         self.job = Some(Job {
             control,
             ends_by_itself,
+            finished,
+            handle,
+        });
+        Ok(())
+    }
+
+    /// Runs `task` on the engine's thread, where a search would run: the reader goes on
+    /// answering (`isready`) meanwhile, `stop`, `quit` and a new game reach the task through the
+    /// control it is given, and at the end of input it may finish, as a `go depth` may. The
+    /// task calls its second argument just before its last line of output, so that a client
+    /// answering that line with a new command never finds the engine busy. Refused while a
+    /// search or another task runs.
+    pub fn run_task(
+        &mut self,
+        command: &str,
+        task: impl FnOnce(&SearchControl, &dyn Fn()) + Send + 'static,
+    ) -> Result<(), ProtocolError> {
+        self.refuse_if_searching(command)?;
+        self.wait();
+        let control = Arc::new(SearchControl::new(false));
+        let finished = Arc::new(AtomicBool::new(false));
+        let (c, f) = (Arc::clone(&control), Arc::clone(&finished));
+        let handle = std::thread::Builder::new()
+            .name(command.into())
+            .spawn(move || {
+                let done = || f.store(true, Ordering::SeqCst);
+                let run = std::panic::AssertUnwindSafe(|| task(&c, &done));
+                if std::panic::catch_unwind(run).is_err() {
+                    log::error!("a task on the engine thread panicked");
+                }
+                done();
+            })
+            .map_err(|e| ProtocolError::Busy(format!("{command} (cannot start a thread: {e})")))?;
+        self.job = Some(Job {
+            control,
+            ends_by_itself: true,
             finished,
             handle,
         });

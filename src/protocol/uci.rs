@@ -14,7 +14,7 @@ use crate::search::{Clock, Limits, Score, SearchInfo, SearchOutcome};
 use crate::SquareStyle;
 use std::time::Duration;
 
-/// The deepest `perft` the reader thread will run (it blocks the protocol meanwhile).
+/// The deepest `perft` accepted (depth 14 from the start takes hours; `stop` ends it).
 pub const MAX_PERFT: u32 = 14;
 
 /// The dialect's state between lines (everything lasting lives in the `Engine`).
@@ -371,11 +371,10 @@ fn show(engine: &Engine, out: &Out) {
     }
 }
 
-/// `perft <depth>`: the count under each root move, then the total.
-fn perft(engine: &Engine, out: &Out, args: &[&str]) -> Result<(), ProtocolError> {
-    if engine.searching() {
-        return Err(ProtocolError::Busy("perft".into()));
-    }
+/// `perft <depth>`: the count under each root move, then the total. It runs on the engine's
+/// thread, so `isready` is answered meanwhile and `stop` or `quit` end it, with a line saying so
+/// in place of the counts.
+fn perft(engine: &mut Engine, out: &Out, args: &[&str]) -> Result<(), ProtocolError> {
     if let Some(extra) = args.get(1) {
         return Err(ProtocolError::UnexpectedArgument {
             command: "perft".into(),
@@ -384,12 +383,24 @@ fn perft(engine: &Engine, out: &Out, args: &[&str]) -> Result<(), ProtocolError>
     }
     let depth = number("perft depth", args.first().copied(), 1u32, MAX_PERFT)?;
     let variant = engine.game.variant();
-    let style = default_style(variant);
-    let mut total = 0;
-    for (m, n) in crate::perft::divide(variant, engine.game.position(), depth, Counting::Unique) {
-        out.line(&format!("{}: {n}", full_text(&m, style)));
-        total += n;
-    }
-    out.line(&format!("Nodes: {total}"));
-    Ok(())
+    let position = *engine.game.position();
+    let out = out.clone();
+    engine.run_task("perft", move |control, done| {
+        let stopped = || control.stopped();
+        let Some(counts) =
+            crate::perft::divide_until(variant, &position, depth, Counting::Unique, &stopped)
+        else {
+            done();
+            out.line(&format!("info string perft {depth} stopped"));
+            return;
+        };
+        let style = default_style(variant);
+        let mut total = 0;
+        for (m, n) in counts {
+            out.line(&format!("{}: {n}", full_text(&m, style)));
+            total += n;
+        }
+        done();
+        out.line(&format!("Nodes: {total}"));
+    })
 }
