@@ -20,7 +20,7 @@
 //! bench showed a third of the time waiting on the table before this.
 
 use crate::moves::Move;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicU64, AtomicU8, Ordering};
 
 /// How a stored score bounds the true score.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -167,7 +167,10 @@ unsafe fn advise_huge_pages(_ptr: *mut u8, _len: usize) {}
 pub struct TransTable {
     words: Words,
     buckets: usize,
-    generation: u8,
+    /// The age stamped on entries stored now. Atomic so that a new search can start while the
+    /// threads of the last one are still winding down (they then store entries of the new
+    /// age, which is harmless: an entry's age only weighs its replacement).
+    generation: AtomicU8,
 }
 
 impl TransTable {
@@ -191,7 +194,7 @@ impl TransTable {
         Some(TransTable {
             words,
             buckets,
-            generation: 0,
+            generation: AtomicU8::new(0),
         })
     }
 
@@ -200,12 +203,19 @@ impl TransTable {
         for w in self.words.iter_mut() {
             *w.get_mut() = 0;
         }
-        self.generation = 0;
+        *self.generation.get_mut() = 0;
     }
 
     /// Starts a new search: entries stored from now on are younger than the ones before.
-    pub fn new_search(&mut self) {
-        self.generation = self.generation.wrapping_add(4) & GENERATION_MASK;
+    pub fn new_search(&self) {
+        let next = self.generation().wrapping_add(4) & GENERATION_MASK;
+        self.generation.store(next, Ordering::Relaxed);
+    }
+
+    /// The current age.
+    #[inline(always)]
+    fn generation(&self) -> u8 {
+        self.generation.load(Ordering::Relaxed)
     }
 
     #[inline(always)]
@@ -266,7 +276,7 @@ impl TransTable {
                     // a shallower bound.
                     if bound != Bound::Exact
                         && old.depth as i32 > depth + 2
-                        && flags_generation(data) == self.generation
+                        && flags_generation(data) == self.generation()
                     {
                         return;
                     }
@@ -278,14 +288,14 @@ impl TransTable {
                 break;
             }
             let age =
-                (self.generation.wrapping_sub(flags_generation(data)) & GENERATION_MASK) as i32;
+                (self.generation().wrapping_sub(flags_generation(data)) & GENERATION_MASK) as i32;
             let worth = unpack(data).depth as i32 - 2 * age;
             if worth < worst {
                 worst = worth;
                 victim = i;
             }
         }
-        let data = pack(mv, score, eval, depth, bound, self.generation);
+        let data = pack(mv, score, eval, depth, bound, self.generation());
         words[2 * victim].store(key ^ data, Ordering::Relaxed);
         words[2 * victim + 1].store(data, Ordering::Relaxed);
     }
@@ -296,7 +306,7 @@ impl TransTable {
         let mut used = 0;
         for i in 0..n {
             let data = self.words[2 * i + 1].load(Ordering::Relaxed);
-            if data != 0 && flags_generation(data) == self.generation {
+            if data != 0 && flags_generation(data) == self.generation() {
                 used += 1;
             }
         }

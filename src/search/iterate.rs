@@ -18,12 +18,12 @@ const INF: i32 = Score::INFINITE.0;
 const ASPIRATION: i32 = 20;
 
 /// What every thread needs to start a search.
-pub(crate) struct RootSetup<'a> {
+pub(crate) struct RootSetup {
     pub(crate) root: Position,
     pub(crate) counters: DrawCounters,
     pub(crate) max_depth: i32,
     pub(crate) multipv: usize,
-    pub(crate) limits: &'a Limits,
+    pub(crate) limits: Limits,
 }
 
 /// One root move with its score and line from the last iteration that searched it.
@@ -97,6 +97,7 @@ impl<R: Rules> Worker<'_, R> {
             let changed = completed[0].pv[0] != lines[0].pv[0];
             completed = lines[..multipv].to_vec();
             completed_depth = depth as u32;
+            self.shared.record(&completed, completed_depth, self.id);
             let Some(report) = report.as_deref_mut() else {
                 if depth == setup.max_depth {
                     self.finish_first(&completed, completed_depth);
@@ -127,18 +128,24 @@ impl<R: Rules> Worker<'_, R> {
 
     /// A helper that completed the last depth publishes its lines and stops every thread.
     fn finish_first(&self, lines: &[Line], depth: u32) {
-        let mut finished = self.shared.finished.lock().expect("finished lock");
+        let mut finished = self
+            .shared
+            .finished
+            .lock()
+            .unwrap_or_else(|e| e.into_inner());
         if finished.is_none() {
             *finished = Some((lines.to_vec(), depth));
-            self.shared
-                .stop
-                .store(true, std::sync::atomic::Ordering::Relaxed);
+            self.shared.stop_all();
         }
     }
 
     /// The lines of a helper that completed a deeper iteration than `depth`, if one did.
     fn helper_result(&self, depth: u32) -> Option<(Vec<Line>, u32)> {
-        let finished = self.shared.finished.lock().expect("finished lock");
+        let finished = self
+            .shared
+            .finished
+            .lock()
+            .unwrap_or_else(|e| e.into_inner());
         finished.as_ref().filter(|f| f.1 > depth).cloned()
     }
 
@@ -151,7 +158,7 @@ impl<R: Rules> Worker<'_, R> {
         instability: f64,
         n_moves: usize,
     ) -> bool {
-        let control = self.shared.control;
+        let control = &self.shared.control;
         if control.stopped() {
             return true;
         }
@@ -165,9 +172,11 @@ impl<R: Rules> Worker<'_, R> {
             }
         }
         let holding = setup.limits.infinite || control.pondering();
-        let mut time = self.shared.time.lock().expect("time manager lock");
-        if !holding && time.timed() {
-            // A forced move needs no thought; a found mate needs no deeper search.
+        let mut time = self.shared.time();
+        if !holding && time.managed() {
+            // On a clock, a forced move needs no thought and a found mate no deeper search. A
+            // fixed move time is spent whole, as the client expects: the table it fills serves
+            // the next move.
             if n_moves == 1 {
                 return true;
             }
@@ -279,12 +288,7 @@ impl<R: Rules> Worker<'_, R> {
 
     /// The report of one line.
     fn info(&self, depth: u32, multipv: usize, line: &Line) -> SearchInfo {
-        let time = self
-            .shared
-            .time
-            .lock()
-            .expect("time manager lock")
-            .elapsed();
+        let time = self.shared.time().elapsed();
         let nodes = self.shared.helper_nodes() + self.nodes;
         let ms = time.as_millis() as u64;
         SearchInfo {

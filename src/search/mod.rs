@@ -4,14 +4,17 @@
 //!
 //! The pieces: `iterate` (iterative deepening, aspiration, multi-PV, reports), `worker` (the
 //! alpha-beta and quiescence of one thread), `ordering`, `tree` (draws and keys in the tree),
-//! `time` (time management), `threads` (Lazy SMP) and `bench`.
+//! `time` (time management), `shared` (what the threads of one search share), `pool` (the
+//! long-lived search threads), `threads` (Lazy SMP and the coordinator) and `bench`.
 
 pub mod bench;
 mod iterate;
 mod limits;
 mod movestack;
 mod ordering;
+mod pool;
 mod score;
+mod shared;
 mod threads;
 mod time;
 mod tree;
@@ -23,7 +26,9 @@ pub use score::Score;
 use crate::game::Game;
 use crate::moves::Move;
 use crate::tt::TransTable;
+use pool::Pool;
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 
 /// Settings of the search that outlive one search.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -87,9 +92,15 @@ pub struct SearchOutcome {
     pub nodes: u64,
 }
 
-/// Shared flags through which another thread steers a running search.
-#[derive(Debug, Default)]
+/// Shared flags through which another thread steers a running search. Clones share the flags,
+/// so the search's threads hold the very flags the caller sets.
+#[derive(Clone, Debug, Default)]
 pub struct SearchControl {
+    flags: Arc<ControlFlags>,
+}
+
+#[derive(Debug, Default)]
+struct ControlFlags {
     stop: AtomicBool,
     pondering: AtomicBool,
 }
@@ -98,30 +109,32 @@ impl SearchControl {
     /// A control for a search that starts pondering (`true`) or thinking.
     pub fn new(pondering: bool) -> SearchControl {
         SearchControl {
-            stop: AtomicBool::new(false),
-            pondering: AtomicBool::new(pondering),
+            flags: Arc::new(ControlFlags {
+                stop: AtomicBool::new(false),
+                pondering: AtomicBool::new(pondering),
+            }),
         }
     }
 
     /// Asks the search to stop as soon as it can and return its best move.
     pub fn stop(&self) {
-        self.stop.store(true, Ordering::SeqCst);
+        self.flags.stop.store(true, Ordering::SeqCst);
     }
 
     /// The opponent played the expected move: the ponder search becomes a normal timed search
     /// whose clock starts now.
     pub fn ponderhit(&self) {
-        self.pondering.store(false, Ordering::SeqCst);
+        self.flags.pondering.store(false, Ordering::SeqCst);
     }
 
     /// Whether a stop was asked for.
     pub fn stopped(&self) -> bool {
-        self.stop.load(Ordering::Relaxed)
+        self.flags.stop.load(Ordering::Relaxed)
     }
 
     /// Whether the search is still pondering.
     pub fn pondering(&self) -> bool {
-        self.pondering.load(Ordering::Relaxed)
+        self.flags.pondering.load(Ordering::Relaxed)
     }
 }
 
@@ -141,28 +154,49 @@ impl std::fmt::Display for HashAllocError {
 
 impl std::error::Error for HashAllocError {}
 
-/// The engine's thinking: owns the transposition table; the worker threads live only during a
-/// search.
+/// The engine's thinking: owns the transposition table and the search threads, which are
+/// started at the first search (and when the thread count changes) and parked between searches.
 pub struct Searcher {
     options: SearchOptions,
-    tt: TransTable,
+    tt: Arc<TransTable>,
+    pool: Pool,
 }
 
 impl Searcher {
     /// A searcher with the given options.
     pub fn new(options: SearchOptions) -> Searcher {
-        let tt = TransTable::new(options.hash_mb);
-        Searcher { options, tt }
+        let tt = Arc::new(TransTable::new(options.hash_mb));
+        let mut searcher = Searcher {
+            options,
+            tt,
+            pool: Pool::default(),
+        };
+        searcher.start_threads();
+        searcher
+    }
+
+    /// Starts or ends threads to match the option, ahead of the search that needs them.
+    fn start_threads(&mut self) {
+        let wanted = self.options.threads.max(1);
+        if self.pool.len() != wanted {
+            let started = self.pool.resize(wanted);
+            if started < wanted {
+                log::warn!("could start only {started} of {wanted} search threads");
+            }
+        }
     }
 
     /// Changes options (resizing the hash table, changing the thread count). When the memory
     /// for a new hash size cannot be allocated, nothing changes and the error says so.
     pub fn set_options(&mut self, options: SearchOptions) -> Result<(), HashAllocError> {
         if options.hash_mb != self.options.hash_mb {
-            self.tt =
-                TransTable::try_new(options.hash_mb).ok_or(HashAllocError(options.hash_mb))?;
+            // The threads of the last search must be parked before the old table goes.
+            self.pool.wait_idle();
+            let tt = TransTable::try_new(options.hash_mb).ok_or(HashAllocError(options.hash_mb))?;
+            self.tt = Arc::new(tt);
         }
         self.options = options;
+        self.start_threads();
         Ok(())
     }
 
@@ -173,7 +207,19 @@ impl Searcher {
 
     /// Forgets everything learnt: called on a new game.
     pub fn new_game(&mut self) {
-        self.tt.clear();
+        self.table().clear();
+    }
+
+    /// The table, for a change that no thread may see half done: waits for the threads of the
+    /// last search to park (they drop their handles on it as they do).
+    fn table(&mut self) -> &mut TransTable {
+        self.pool.wait_idle();
+        if Arc::get_mut(&mut self.tt).is_none() {
+            // Unreachable while the pool keeps its promise; a fresh table keeps us correct.
+            log::error!("the hash table is still shared after the search; replacing it");
+            self.tt = Arc::new(TransTable::new(self.options.hash_mb));
+        }
+        Arc::get_mut(&mut self.tt).expect("a table just made has one owner")
     }
 
     /// Searches the current position of `game` (whose history counts for repetitions and draw
@@ -186,8 +232,10 @@ impl Searcher {
         control: &SearchControl,
         report: &mut dyn FnMut(&SearchInfo),
     ) -> SearchOutcome {
+        // The threads of the last search may still be winding down: each takes this search's
+        // job when it has ended the last one's.
         self.tt.new_search();
-        let (tt, options) = (&self.tt, &self.options);
-        crate::with_rules!(game.variant(), R => threads::run::<R>(tt, options, game, limits, control, report))
+        let (pool, tt, options) = (&self.pool, &self.tt, &self.options);
+        crate::with_rules!(game.variant(), R => threads::run::<R>(pool, tt, options, game, limits, control, report))
     }
 }

@@ -1,10 +1,17 @@
 //! Time management: how long one move may take. A soft limit decides whether to start another
 //! iteration (stretched when the best move keeps changing, shrunk when it is stable); a hard
-//! limit stops the search mid-iteration. Both keep the option's move overhead in reserve. While
-//! pondering no limit applies; on ponderhit the clock starts from that moment.
+//! limit stops the search mid-iteration. A clock keeps the option's move overhead in reserve on
+//! every move; a fixed move time is the client's promise of that much time and is used whole,
+//! less `MOVETIME_MARGIN` for the answer to travel. While pondering no limit applies; on
+//! ponderhit the clock starts from that moment.
 
 use super::{Limits, SearchControl};
 use std::time::{Duration, Instant};
+
+/// What a fixed move time keeps back for the search to wind down and the answer to reach the
+/// client: a few milliseconds, not the clock's overhead (a `go movetime 100` with the default
+/// overhead of 50 ms used to think for 50 ms).
+const MOVETIME_MARGIN: Duration = Duration::from_millis(3);
 
 /// The time limits of one search and the clock they are measured on.
 #[derive(Clone, Debug)]
@@ -26,12 +33,8 @@ impl TimeManager {
         let overhead = Duration::from_millis(overhead_ms);
         let (mut soft, mut hard) = (None, None);
         if let Some(t) = limits.movetime {
-            // Never plan past the move time minus the margin; a tiny move time keeps half.
-            let h = if t > overhead * 2 {
-                t - overhead
-            } else {
-                t / 2
-            };
+            // A tiny move time keeps at least half for the margin.
+            let h = t.saturating_sub(MOVETIME_MARGIN).max(t / 2);
             hard = Some(h.max(Duration::from_millis(1)));
         }
         if let Some(clock) = limits.clock {
@@ -98,6 +101,11 @@ impl TimeManager {
         elapsed >= budget || elapsed.mul_f64(1.8) >= budget.min(self.hard.unwrap_or(budget))
     }
 
+    /// Whether the search plans its own time (a clock), rather than being given a fixed time.
+    pub(crate) fn managed(&self) -> bool {
+        self.soft.is_some()
+    }
+
     /// Whether the search is bounded by time at all.
     pub(crate) fn timed(&self) -> bool {
         self.soft.is_some() || self.hard.is_some()
@@ -131,6 +139,27 @@ mod tests {
             ..Limits::default()
         };
         assert!(TimeManager::new(&last, 50, false).hard.unwrap() <= Duration::from_millis(50));
+    }
+
+    #[test]
+    fn movetime_is_used_whole_whatever_the_overhead() {
+        let limits = Limits {
+            movetime: Some(Duration::from_millis(100)),
+            ..Limits::default()
+        };
+        for overhead in [0, 50, 1000] {
+            let tm = TimeManager::new(&limits, overhead, false);
+            assert_eq!(tm.soft, None);
+            assert_eq!(tm.hard, Some(Duration::from_millis(100) - MOVETIME_MARGIN));
+        }
+        let tiny = Limits {
+            movetime: Some(Duration::from_millis(4)),
+            ..Limits::default()
+        };
+        assert_eq!(
+            TimeManager::new(&tiny, 50, false).hard,
+            Some(Duration::from_millis(2))
+        );
     }
 
     #[test]

@@ -5,7 +5,7 @@
 
 use super::movestack::MoveStack;
 use super::ordering::{Ordering, MAX_PLY};
-use super::threads::{Crumb, Shared};
+use super::shared::{Crumb, Shared};
 use super::tree::{self, KeyStack};
 use super::Score;
 use crate::bitboard::Color;
@@ -121,7 +121,7 @@ struct Node<'p> {
 
 /// The state of one search thread.
 pub(crate) struct Worker<'a, R: Rules> {
-    pub(crate) shared: &'a Shared<'a>,
+    pub(crate) shared: &'a Shared,
     pub(crate) id: usize,
     pub(crate) nodes: u64,
     /// Stop at this many nodes (exact for one thread, so fixed-node searches repeat exactly).
@@ -142,7 +142,7 @@ pub(crate) struct Worker<'a, R: Rules> {
 }
 
 impl<'a, R: Rules> Worker<'a, R> {
-    pub(crate) fn new(shared: &'a Shared<'a>, id: usize, keys: KeyStack, node_limit: u64) -> Self {
+    pub(crate) fn new(shared: &'a Shared, id: usize, keys: KeyStack, node_limit: u64) -> Self {
         Worker {
             shared,
             id,

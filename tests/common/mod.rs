@@ -53,6 +53,11 @@ impl Engine {
         }
     }
 
+    /// The engine's process id.
+    pub fn pid(&self) -> u32 {
+        self.child.id()
+    }
+
     /// Sends one line.
     pub fn send(&mut self, line: &str) {
         self.send_bytes(format!("{line}\n").as_bytes());
