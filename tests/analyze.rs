@@ -134,3 +134,65 @@ fn positions_with_multipv() {
     );
     assert!(stdout.contains("\"fen\":\"B:W26,27:B22\""), "{stdout}");
 }
+
+/// Runs `analyze` that must end within `TIMEOUT` with a failure; returns its stdout and stderr.
+/// A run that goes on (a depth the search cannot reach) is killed and fails the test.
+fn refused(args: &[&str]) -> (String, String) {
+    const TIMEOUT: std::time::Duration = std::time::Duration::from_secs(20);
+    let mut child = Command::new(env!("CARGO_BIN_EXE_crownhead"))
+        .arg("analyze")
+        .args(args)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let start = std::time::Instant::now();
+    while child.try_wait().unwrap().is_none() {
+        if start.elapsed() > TIMEOUT {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("analyze {args:?} still running after {TIMEOUT:?}");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    let out = child.wait_with_output().unwrap();
+    let (stdout, stderr) = (
+        String::from_utf8_lossy(&out.stdout).to_string(),
+        String::from_utf8_lossy(&out.stderr).to_string(),
+    );
+    assert!(!out.status.success(), "not refused: {args:?}\n{stderr}");
+    (stdout, stderr)
+}
+
+fn temp_file(name: &str, bytes: &[u8]) -> String {
+    let path = std::env::temp_dir().join(format!("crownhead-{}-{name}", std::process::id()));
+    std::fs::write(&path, bytes).unwrap();
+    path.display().to_string()
+}
+
+#[test]
+fn out_of_range_settings_are_refused_with_the_range() {
+    let games = planted_file();
+    let fens = temp_file("range.fens", b"W:W21-32:B1-12\n");
+    for (args, range) in [
+        (vec![games.as_str(), "--depth", "1000"], "1-100"),
+        (vec![games.as_str(), "--depth", "0"], "1-100"),
+        (vec![games.as_str(), "--movetime", "0"], "1-86400000"),
+        (vec![games.as_str(), "--threads", "0"], "1-512"),
+        (
+            vec!["--fens", &fens, "--depth", "1", "--multipv", "0"],
+            "1-64",
+        ),
+        (
+            vec!["--fens", &fens, "--depth", "1", "--multipv", "65"],
+            "1-64",
+        ),
+    ] {
+        let flag = args[args.len() - 2];
+        let (_, stderr) = refused(&args);
+        assert!(
+            stderr.contains(flag) && stderr.contains(range),
+            "{args:?}: {stderr}"
+        );
+    }
+}

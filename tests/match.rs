@@ -287,6 +287,29 @@ fn an_engine_that_cannot_restart_loses_by_its_own_fault() {
 }
 
 #[test]
+fn out_of_range_settings_are_refused_with_the_range() {
+    let fixture = fixture();
+    let engines = ["--engine", fixture.as_str(), "--engine", fixture.as_str()];
+    for (args, range) in [
+        (&["--depth", "0"][..], "1-100"),
+        (&["--depth", "101"][..], "1-100"),
+        (&["--movetime", "0"][..], "1-86400000"),
+        (&["--games", "0"][..], "at least 1"),
+        (&["--max-moves", "0"][..], "at least 1"),
+        (&["--concurrency", "0"][..], "1-256"),
+        (&["--draw-moves", "0"][..], "at least 1"),
+        (&["--resign-moves", "0"][..], "at least 1"),
+        (&["--timeout", "0"][..], "1-86400000"),
+    ] {
+        let err = refused_match(&[&engines[..], args].concat());
+        assert!(
+            err.contains(args[0]) && err.contains(range),
+            "{args:?}: {err}"
+        );
+    }
+}
+
+#[test]
 fn crownhead_against_itself_at_a_tiny_depth() {
     for (variant, v) in [("russian", Variant::Russian), ("english", Variant::English)] {
         let pdn = temp(&format!("self-{variant}.pdn"));

@@ -52,16 +52,16 @@ pub struct AnalyzeArgs {
     #[arg(long)]
     pub variant: Option<Variant>,
     /// Search depth per position (default: --movetime 500).
-    #[arg(long, conflicts_with = "movetime")]
+    #[arg(long, conflicts_with = "movetime", value_parser = super::args::depth)]
     pub depth: Option<u32>,
     /// Search time per position in milliseconds.
-    #[arg(long)]
+    #[arg(long, value_parser = super::args::millis)]
     pub movetime: Option<u64>,
     /// Search threads.
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, default_value_t = 1, value_parser = super::args::threads)]
     pub threads: usize,
     /// Lines shown per position with --fens.
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, default_value_t = 1, value_parser = super::args::multipv)]
     pub multipv: usize,
     /// One JSON object per move (and per game summary) on stdout.
     #[arg(long)]
@@ -227,8 +227,8 @@ impl Progress {
 pub fn run(args: AnalyzeArgs) -> Result<(), String> {
     let limits = super::depth_or_movetime(args.depth, args.movetime, 500);
     let options = SearchOptions {
-        threads: args.threads.clamp(1, 1024),
-        multipv: args.multipv.clamp(1, 64),
+        threads: args.threads,
+        multipv: args.multipv,
         ..SearchOptions::default()
     };
     let mut analyst = Analyst {

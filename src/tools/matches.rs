@@ -25,22 +25,22 @@ pub struct MatchArgs {
     #[arg(long = "engine", required = true, num_args = 1)]
     pub engines: Vec<String>,
     /// Number of games (each opening is played twice, colours swapped).
-    #[arg(long, default_value_t = 2)]
+    #[arg(long, default_value_t = 2, value_parser = super::args::count::<usize>)]
     pub games: usize,
     /// Clock per side: seconds plus increment, e.g. `10+0.1` or `60`.
     #[arg(long, conflicts_with_all = ["movetime", "depth"])]
     pub tc: Option<String>,
     /// Fixed time per move in milliseconds.
-    #[arg(long, conflicts_with = "depth")]
+    #[arg(long, conflicts_with = "depth", value_parser = super::args::millis)]
     pub movetime: Option<u64>,
     /// Fixed depth per move.
-    #[arg(long)]
+    #[arg(long, value_parser = super::args::depth)]
     pub depth: Option<u32>,
     /// Opening file (moves or FENs, one per line); default: the built-in set of the variant.
     #[arg(long)]
     pub openings: Option<String>,
     /// Games played at once.
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, default_value_t = 1, value_parser = super::args::concurrency)]
     pub concurrency: usize,
     /// Save every game to this PDN file.
     #[arg(long)]
@@ -55,16 +55,16 @@ pub struct MatchArgs {
     #[arg(long)]
     pub hub: bool,
     /// Moves per side after the opening before the game is drawn by the move cap.
-    #[arg(long, default_value_t = 200)]
+    #[arg(long, default_value_t = 200, value_parser = super::args::count::<u32>)]
     pub max_moves: u32,
     /// Adjudicate a draw when both engines report |score| <= --draw-score for this many moves.
-    #[arg(long)]
+    #[arg(long, value_parser = super::args::count::<u32>)]
     pub draw_moves: Option<u32>,
     /// The score (centi-men) within which a draw is adjudicated.
     #[arg(long, default_value_t = 10)]
     pub draw_score: i32,
     /// Adjudicate a resignation when both engines agree by --resign-score for this many moves.
-    #[arg(long)]
+    #[arg(long, value_parser = super::args::count::<u32>)]
     pub resign_moves: Option<u32>,
     /// The margin (centi-men) by which both engines must agree for a resignation.
     #[arg(long, default_value_t = 600)]
@@ -73,7 +73,7 @@ pub struct MatchArgs {
     #[arg(long, default_value_t = 250)]
     pub margin: u64,
     /// How long (ms) a depth-limited move or a handshake may take before the engine is a loss.
-    #[arg(long, default_value_t = 60_000)]
+    #[arg(long, default_value_t = 60_000, value_parser = super::args::millis)]
     pub timeout: u64,
 }
 
@@ -132,8 +132,8 @@ pub fn run(args: MatchArgs) -> Result<(), String> {
             let (base, increment) = parse_tc(tc)?;
             Control::Clock { base, increment }
         }
-        (_, Some(ms), _) => Control::MoveTime(Duration::from_millis(ms.max(1))),
-        (_, _, Some(d)) => Control::Depth(d.clamp(1, 64)),
+        (_, Some(ms), _) => Control::MoveTime(Duration::from_millis(ms)),
+        (_, _, Some(d)) => Control::Depth(d),
         _ => Control::MoveTime(Duration::from_millis(100)),
     };
     let sprt = match &args.sprt {
@@ -165,10 +165,10 @@ pub fn run(args: MatchArgs) -> Result<(), String> {
         variant: args.variant,
         control,
         margin: Duration::from_millis(args.margin),
-        timeout: Duration::from_millis(args.timeout.max(1)),
-        max_moves: args.max_moves.max(1),
-        draw_adjudication: args.draw_moves.map(|m| (m.max(1), args.draw_score)),
-        resign_adjudication: args.resign_moves.map(|m| (m.max(1), args.resign_score)),
+        timeout: Duration::from_millis(args.timeout),
+        max_moves: args.max_moves,
+        draw_adjudication: args.draw_moves.map(|m| (m, args.draw_score)),
+        resign_adjudication: args.resign_moves.map(|m| (m, args.resign_score)),
     };
     let protocol = if args.hub {
         Protocol::Hub
@@ -193,7 +193,7 @@ pub fn run(args: MatchArgs) -> Result<(), String> {
     // The names the engines gave; each game's tags update them (self-play numbers them).
     let names = Mutex::new([started[0].id.clone(), started[1].id.clone()]);
     let first_pair = Mutex::new(Some(started.map(Some)));
-    let concurrency = args.concurrency.clamp(1, 256).min(args.games.max(1));
+    let concurrency = args.concurrency.min(args.games);
     let pdn_lock = Mutex::new(&mut pdn_file);
     std::thread::scope(|scope| {
         for _ in 0..concurrency {
