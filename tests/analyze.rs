@@ -196,3 +196,65 @@ fn out_of_range_settings_are_refused_with_the_range() {
         );
     }
 }
+
+#[test]
+fn a_file_without_a_game_is_an_error_that_says_why() {
+    for (name, bytes, why) in [
+        ("empty.pdn", &b""[..], "empty"),
+        ("blank.pdn", b"\n  \n", "empty"),
+        (
+            "binary.pdn",
+            b"\x7fELF\x02\x01\x01\x00\x00\x00\xff\xfe",
+            "not text",
+        ),
+        ("words.pdn", b"just some words\n", "could not be read"),
+        (
+            "gametype.pdn",
+            b"[GameType \"20\"]\n1. 32-28 *\n",
+            "could not be read",
+        ),
+        (
+            "comment.pdn",
+            b"{ only a comment }\n",
+            "no tags, moves or results",
+        ),
+    ] {
+        let (stdout, stderr) = refused(&[&temp_file(name, bytes), "--depth", "1"]);
+        assert!(stdout.is_empty(), "{name}: {stdout}");
+        assert!(
+            stderr.contains("no game") && stderr.contains(why),
+            "{name}: {stderr}"
+        );
+    }
+}
+
+#[test]
+fn broken_pdn_gives_warnings_with_line_numbers() {
+    let good = "[Event \"Good\"]\n[GameType \"21\"]\n1. 11-15 23-19 *\n";
+    for (text, line, warning, games) in [
+        // Cut off inside a tag: the broken tag is dropped, no empty game is made.
+        (format!("{good}\n[Resu"), "line 5", "tag", 1),
+        // An unclosed comment ends before the next game's tags; both games are read.
+        (
+            format!("[GameType \"21\"]\n1. 11-15 {{ oops\n23-19 *\n{good}"),
+            "line 2",
+            "'{'",
+            2,
+        ),
+        (
+            format!("[GameType \"21\"]\n1. 11-15 ( 1. 9-13\n*\n{good}"),
+            "line 2",
+            "'('",
+            2,
+        ),
+    ] {
+        let path = temp_file("broken.pdn", text.as_bytes());
+        let (stdout, stderr) = run(&[&path, "--depth", "1", "--json"]);
+        assert!(
+            stderr.contains(line) && stderr.contains(warning),
+            "{text}\n{stderr}"
+        );
+        let summaries = stdout.lines().filter(|l| l.contains("\"summary\"")).count();
+        assert_eq!(summaries, games, "{text}\n{stdout}");
+    }
+}

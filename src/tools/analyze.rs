@@ -22,7 +22,7 @@ use super::{format_score, read_text};
 use crate::game::{EndReason, Game, GameResult};
 use crate::moves::Move;
 use crate::notation::move_text::{default_style, short_text};
-use crate::pdn::{move_number, parse_games, write_games, PdnGame};
+use crate::pdn::{move_number, parse_pdn, write_games, PdnGame};
 use crate::search::{Limits, Score, SearchControl, SearchInfo, SearchOptions, Searcher};
 use crate::variant::Variant;
 use clap::Args;
@@ -247,12 +247,19 @@ pub fn run(args: AnalyzeArgs) -> Result<(), String> {
         );
     }
     let path = args.games.as_deref().unwrap_or_default();
+    let read = parse_pdn(&read_text(path)?, args.variant);
+    for warning in &read.warnings {
+        eprintln!("analyze: {path}: warning: {warning}");
+    }
     let mut games = Vec::new();
-    for parsed in parse_games(&read_text(path)?, args.variant) {
+    for parsed in read.games {
         match parsed {
             Ok(g) => games.push(g),
             Err(e) => eprintln!("analyze: {path}: skipped {e}"),
         }
+    }
+    if let Some(why) = read.no_game {
+        return Err(format!("{path}: {why}"));
     }
     let total_moves = games.iter().map(|g| g.game.moves().len()).sum();
     let mut progress = Progress {
