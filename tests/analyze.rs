@@ -134,3 +134,127 @@ fn positions_with_multipv() {
     );
     assert!(stdout.contains("\"fen\":\"B:W26,27:B22\""), "{stdout}");
 }
+
+/// Runs `analyze` that must end within `TIMEOUT` with a failure; returns its stdout and stderr.
+/// A run that goes on (a depth the search cannot reach) is killed and fails the test.
+fn refused(args: &[&str]) -> (String, String) {
+    const TIMEOUT: std::time::Duration = std::time::Duration::from_secs(20);
+    let mut child = Command::new(env!("CARGO_BIN_EXE_crownhead"))
+        .arg("analyze")
+        .args(args)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let start = std::time::Instant::now();
+    while child.try_wait().unwrap().is_none() {
+        if start.elapsed() > TIMEOUT {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("analyze {args:?} still running after {TIMEOUT:?}");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    let out = child.wait_with_output().unwrap();
+    let (stdout, stderr) = (
+        String::from_utf8_lossy(&out.stdout).to_string(),
+        String::from_utf8_lossy(&out.stderr).to_string(),
+    );
+    assert!(!out.status.success(), "not refused: {args:?}\n{stderr}");
+    (stdout, stderr)
+}
+
+fn temp_file(name: &str, bytes: &[u8]) -> String {
+    let path = std::env::temp_dir().join(format!("crownhead-{}-{name}", std::process::id()));
+    std::fs::write(&path, bytes).unwrap();
+    path.display().to_string()
+}
+
+#[test]
+fn out_of_range_settings_are_refused_with_the_range() {
+    let games = planted_file();
+    let fens = temp_file("range.fens", b"W:W21-32:B1-12\n");
+    for (args, range) in [
+        (vec![games.as_str(), "--depth", "1000"], "1-100"),
+        (vec![games.as_str(), "--depth", "0"], "1-100"),
+        (vec![games.as_str(), "--movetime", "0"], "1-86400000"),
+        (vec![games.as_str(), "--threads", "0"], "1-512"),
+        (
+            vec!["--fens", &fens, "--depth", "1", "--multipv", "0"],
+            "1-64",
+        ),
+        (
+            vec!["--fens", &fens, "--depth", "1", "--multipv", "65"],
+            "1-64",
+        ),
+    ] {
+        let flag = args[args.len() - 2];
+        let (_, stderr) = refused(&args);
+        assert!(
+            stderr.contains(flag) && stderr.contains(range),
+            "{args:?}: {stderr}"
+        );
+    }
+}
+
+#[test]
+fn a_file_without_a_game_is_an_error_that_says_why() {
+    for (name, bytes, why) in [
+        ("empty.pdn", &b""[..], "empty"),
+        ("blank.pdn", b"\n  \n", "empty"),
+        (
+            "binary.pdn",
+            b"\x7fELF\x02\x01\x01\x00\x00\x00\xff\xfe",
+            "not text",
+        ),
+        ("words.pdn", b"just some words\n", "could not be read"),
+        (
+            "gametype.pdn",
+            b"[GameType \"20\"]\n1. 32-28 *\n",
+            "could not be read",
+        ),
+        (
+            "comment.pdn",
+            b"{ only a comment }\n",
+            "no tags, moves or results",
+        ),
+    ] {
+        let (stdout, stderr) = refused(&[&temp_file(name, bytes), "--depth", "1"]);
+        assert!(stdout.is_empty(), "{name}: {stdout}");
+        assert!(
+            stderr.contains("no game") && stderr.contains(why),
+            "{name}: {stderr}"
+        );
+    }
+}
+
+#[test]
+fn broken_pdn_gives_warnings_with_line_numbers() {
+    let good = "[Event \"Good\"]\n[GameType \"21\"]\n1. 11-15 23-19 *\n";
+    for (text, line, warning, games) in [
+        // Cut off inside a tag: the broken tag is dropped, no empty game is made.
+        (format!("{good}\n[Resu"), "line 5", "tag", 1),
+        // An unclosed comment ends before the next game's tags; both games are read.
+        (
+            format!("[GameType \"21\"]\n1. 11-15 {{ oops\n23-19 *\n{good}"),
+            "line 2",
+            "'{'",
+            2,
+        ),
+        (
+            format!("[GameType \"21\"]\n1. 11-15 ( 1. 9-13\n*\n{good}"),
+            "line 2",
+            "'('",
+            2,
+        ),
+    ] {
+        let path = temp_file("broken.pdn", text.as_bytes());
+        let (stdout, stderr) = run(&[&path, "--depth", "1", "--json"]);
+        assert!(
+            stderr.contains(line) && stderr.contains(warning),
+            "{text}\n{stderr}"
+        );
+        let summaries = stdout.lines().filter(|l| l.contains("\"summary\"")).count();
+        assert_eq!(summaries, games, "{text}\n{stdout}");
+    }
+}

@@ -201,22 +201,112 @@ fn hub_engines() {
     check_pdn(&pdn, Variant::Russian, 2);
 }
 
+/// Runs a match that must be refused; returns its stderr.
+fn refused_match(args: &[&str]) -> String {
+    let out = Command::new(crownhead())
+        .arg("match")
+        .args(args)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr).to_string();
+    assert!(
+        !out.status.success(),
+        "match was not refused: {stderr}\n{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+    stderr
+}
+
 #[test]
-fn an_engine_that_does_not_start_loses() {
+fn a_match_with_an_engine_that_cannot_start_fails_naming_it() {
+    let fixture = fixture();
+    let quick = ["--games", "2", "--depth", "1", "--timeout", "2000"];
+    // Both missing: each is named with its own failure.
+    let both = [
+        &["--engine", "/nonexistent", "--engine", "/nonexistent2"][..],
+        &quick,
+    ]
+    .concat();
+    let err = refused_match(&both);
+    assert!(err.contains("'/nonexistent' could not start"), "{err}");
+    assert!(err.contains("'/nonexistent2' could not start"), "{err}");
+    // One missing, either first or second: only that one is named.
+    for engines in [
+        [
+            "--engine",
+            "/nonexistent/engine",
+            "--engine",
+            fixture.as_str(),
+        ],
+        [
+            "--engine",
+            fixture.as_str(),
+            "--engine",
+            "/nonexistent/engine",
+        ],
+    ] {
+        let err = refused_match(&[&engines[..], &quick].concat());
+        assert!(
+            err.contains("'/nonexistent/engine' could not start"),
+            "{err}"
+        );
+        assert!(!err.contains(&fixture), "{err}");
+    }
+}
+
+#[test]
+fn an_engine_that_cannot_restart_loses_by_its_own_fault() {
+    // Starts once, crashes in its first game, and cannot start again.
+    let mark = temp("restarted");
+    let _ = std::fs::remove_file(&mark);
+    let bad = format!(
+        "if [ -e {m} ]; then exit 3; fi; touch {m}; exec {f} --fault crash --after 2 --name Bad",
+        m = mark.display(),
+        f = fixture()
+    );
     let out = run_match(&[
         "--engine",
-        "/nonexistent/engine",
-        "--engine",
         &fixture(),
+        "--engine",
+        &bad,
         "--games",
         "2",
-        "--depth",
-        "1",
+        "--movetime",
+        "20",
         "--timeout",
         "2000",
     ]);
-    assert!(out.contains("0 - 2 - 0"), "{out}");
-    assert!(out.contains("crashes 2"), "{out}");
+    assert!(
+        out.contains("Faults of Fixture: illegal moves 0, crashes 0, time forfeits 0"),
+        "{out}"
+    );
+    assert!(
+        out.contains("Faults of Bad: illegal moves 0, crashes 2, time forfeits 0"),
+        "{out}"
+    );
+}
+
+#[test]
+fn out_of_range_settings_are_refused_with_the_range() {
+    let fixture = fixture();
+    let engines = ["--engine", fixture.as_str(), "--engine", fixture.as_str()];
+    for (args, range) in [
+        (&["--depth", "0"][..], "1-100"),
+        (&["--depth", "101"][..], "1-100"),
+        (&["--movetime", "0"][..], "1-86400000"),
+        (&["--games", "0"][..], "at least 1"),
+        (&["--max-moves", "0"][..], "at least 1"),
+        (&["--concurrency", "0"][..], "1-256"),
+        (&["--draw-moves", "0"][..], "at least 1"),
+        (&["--resign-moves", "0"][..], "at least 1"),
+        (&["--timeout", "0"][..], "1-86400000"),
+    ] {
+        let err = refused_match(&[&engines[..], args].concat());
+        assert!(
+            err.contains(args[0]) && err.contains(range),
+            "{args:?}: {err}"
+        );
+    }
 }
 
 #[test]

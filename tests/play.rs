@@ -175,3 +175,25 @@ fn resigning_ends_the_game_and_eof_quits() {
         "{out}"
     );
 }
+
+#[test]
+fn out_of_range_settings_are_refused_with_the_range() {
+    for (args, range) in [
+        (&["--depth", "1000"][..], "1-100"),
+        (&["--depth", "0"][..], "1-100"),
+        (&["--movetime", "0"][..], "1-86400000"),
+    ] {
+        let out = Command::new(env!("CARGO_BIN_EXE_crownhead"))
+            .arg("play")
+            .args(args)
+            .stdin(Stdio::null())
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(!out.status.success(), "{args:?} taken");
+        assert!(
+            stderr.contains(args[0]) && stderr.contains(range),
+            "{args:?}: {stderr}"
+        );
+    }
+}

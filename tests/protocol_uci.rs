@@ -274,6 +274,8 @@ fn every_bad_line_gets_one_error_and_changes_nothing() {
         "setoption name Variant",
         "setoption name Ponder value maybe",
         "setoption name MultiPV value 65",
+        // A button takes no value.
+        "setoption name Clear Hash value 5",
         "perft",
         "perft 0",
         "perft 99",

@@ -154,6 +154,132 @@ impl fmt::Display for PdnError {
 
 impl std::error::Error for PdnError {}
 
+/// Something broken in a PDN text that the reader read past, with its 1-based line; the games
+/// around it are still read.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PdnWarning {
+    /// The line where the broken part starts.
+    pub line: usize,
+    /// What is broken.
+    pub problem: Broken,
+}
+
+/// The kinds of broken PDN text the reader reads past.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Broken {
+    /// A tag cut off before its value ends (`[Resu`, `[Event "Open`): dropped. Holds the text.
+    CutOffTag(String),
+    /// A tag with its value but no `]` on its line: kept. Holds the text.
+    UnclosedTag(String),
+    /// A `{` never closed: the comment ends before the tag on line `until`, or with the text.
+    UnclosedComment {
+        /// The line of the next game's tag that ends it, if any.
+        until: Option<usize>,
+    },
+    /// A `(` never closed: skipped up to the tag on line `until`, or to the end of the text.
+    UnclosedVariation {
+        /// The line of the next game's tag that ends it, if any.
+        until: Option<usize>,
+    },
+}
+
+impl fmt::Display for PdnWarning {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "line {}: ", self.line)?;
+        let rest = |until: &Option<usize>| match until {
+            Some(line) => format!("up to the tag on line {line}"),
+            None => "to the end of the text".to_string(),
+        };
+        match &self.problem {
+            Broken::CutOffTag(text) => write!(
+                f,
+                "tag '{}' is cut off (no closing '\"' or ']' on its line); ignored",
+                shown(text)
+            ),
+            Broken::UnclosedTag(text) => write!(
+                f,
+                "tag '{}' has no closing ']' on its line; read to the end of the line",
+                shown(text)
+            ),
+            Broken::UnclosedComment { until } => {
+                write!(
+                    f,
+                    "comment '{{' is never closed; read as a comment {}",
+                    rest(until)
+                )
+            }
+            Broken::UnclosedVariation { until } => {
+                write!(f, "variation '(' is never closed; skipped {}", rest(until))
+            }
+        }
+    }
+}
+
+/// Text from a file for a message, its control characters escaped (`\u{0}`), since a message
+/// goes to a terminal.
+fn shown(text: &str) -> String {
+    text.chars()
+        .map(|c| {
+            if c.is_control() {
+                c.escape_debug().to_string()
+            } else {
+                c.to_string()
+            }
+        })
+        .collect()
+}
+
+/// Why a PDN text gave no game at all.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum NoGame {
+    /// Nothing but whitespace.
+    Empty,
+    /// Not text: a control byte (such as NUL) on this line, as in a binary file.
+    NotText {
+        /// The first line with a control byte.
+        line: usize,
+    },
+    /// Text without a tag, a move or a result (only comments, say).
+    NothingFound,
+    /// Games were found and none could be read; each has its `PdnError`.
+    Refused {
+        /// How many.
+        games: usize,
+    },
+}
+
+impl fmt::Display for NoGame {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("no game: ")?;
+        match self {
+            NoGame::Empty => f.write_str("the text is empty"),
+            NoGame::NotText { line } => {
+                write!(
+                    f,
+                    "not text (a control byte on line {line}; a binary file?)"
+                )
+            }
+            NoGame::NothingFound => f.write_str("no tags, moves or results found"),
+            NoGame::Refused { games: 1 } => f.write_str("the one game found could not be read"),
+            NoGame::Refused { games } => write!(f, "the {games} games found could not be read"),
+        }
+    }
+}
+
+impl std::error::Error for NoGame {}
+
+/// Everything read from a PDN text: each game or its error, in file order, and the warnings
+/// about broken text read past.
+#[derive(Clone, Debug)]
+pub struct PdnRead {
+    /// Each game, or why it could not be read.
+    pub games: Vec<Result<PdnGame, PdnError>>,
+    /// Broken text read past, in file order.
+    pub warnings: Vec<PdnWarning>,
+    /// Why no game could be read, when none could.
+    pub no_game: Option<NoGame>,
+}
+
 /// Decodes file bytes: UTF-8 when they are valid UTF-8 (a byte-order mark is dropped), Latin-1
 /// otherwise, since that is what older PDN files from Windows programs are written in.
 pub fn decode(bytes: &[u8]) -> Cow<'_, str> {
@@ -180,12 +306,14 @@ impl RawGame {
 }
 
 /// Reads every game of a PDN text, each on its own: a bad game gives its error and the others
-/// are still read. Games without a `GameType` tag are `default` (english when `None` and the
-/// moves are numeric, russian when they are algebraic).
-pub fn parse_games(text: &str, default: Option<Variant>) -> Vec<Result<PdnGame, PdnError>> {
+/// are still read; broken text read past gives warnings (see `PdnRead`). Games without a
+/// `GameType` tag are `default` (english when `None` and the moves are numeric, russian when
+/// they are algebraic).
+pub fn parse_pdn(text: &str, default: Option<Variant>) -> PdnRead {
+    let (tokens, warnings) = lexer::tokenize(text);
     let mut raws = Vec::new();
     let mut raw = RawGame::default();
-    for token in lexer::tokenize(text) {
+    for token in tokens {
         match token {
             Token::Tag(name, value) => {
                 // A tag after move text or a result starts the next game (a missing result).
@@ -217,10 +345,42 @@ pub fn parse_games(text: &str, default: Option<Variant>) -> Vec<Result<PdnGame, 
     if !raw.is_empty() {
         raws.push(raw);
     }
-    raws.into_iter()
+    let games: Vec<_> = raws
+        .into_iter()
         .enumerate()
         .map(|(i, raw)| build(i + 1, raw, default))
-        .collect()
+        .collect();
+    let no_game = if games.iter().any(Result::is_ok) {
+        None
+    } else if text.trim().is_empty() {
+        Some(NoGame::Empty)
+    } else if let Some(line) = control_line(text) {
+        Some(NoGame::NotText { line })
+    } else if games.is_empty() {
+        Some(NoGame::NothingFound)
+    } else {
+        Some(NoGame::Refused { games: games.len() })
+    };
+    PdnRead {
+        games,
+        warnings,
+        no_game,
+    }
+}
+
+/// The first line holding a control character that no text file has: an ASCII control other
+/// than a tab, line end or form feed, or the Ctrl-Z that old DOS files end with. (Not the C1
+/// range: Windows-1252 files read as Latin-1 have their curly quotes there.)
+fn control_line(text: &str) -> Option<usize> {
+    let at = text.find(|c: char| {
+        (c.is_ascii_control()) && !matches!(c, '\t' | '\n' | '\r' | '\x0c' | '\x1a')
+    })?;
+    Some(text[..at].matches('\n').count() + 1)
+}
+
+/// The games of `parse_pdn`, without its warnings.
+pub fn parse_games(text: &str, default: Option<Variant>) -> Vec<Result<PdnGame, PdnError>> {
+    parse_pdn(text, default).games
 }
 
 /// Reads every game of a PDN text; the first bad game's error stops it.
@@ -301,4 +461,30 @@ fn build(index: usize, raw: RawGame, default: Option<Variant>) -> Result<PdnGame
         comments,
         end_comment: raw.end_comment,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn no_game_says_why() {
+        let why = |text: &str| parse_pdn(text, None).no_game;
+        assert_eq!(why(""), Some(NoGame::Empty));
+        assert_eq!(why(" \n\t\n"), Some(NoGame::Empty));
+        assert_eq!(why("ab\ncd\u{0}ef"), Some(NoGame::NotText { line: 2 }));
+        assert_eq!(
+            why("{just a comment}\n; and another"),
+            Some(NoGame::NothingFound)
+        );
+        assert_eq!(why("[Resu"), Some(NoGame::NothingFound));
+        assert_eq!(why("random words"), Some(NoGame::Refused { games: 1 }));
+        assert_eq!(
+            why("[GameType \"20\"]\n1. 32-28 *\n[GameType \"30\"]\n*"),
+            Some(NoGame::Refused { games: 2 })
+        );
+        assert_eq!(why("1. 11-15 *\u{1a}"), None);
+        let e = NoGame::Refused { games: 1 }.to_string();
+        assert_eq!(e, "no game: the one game found could not be read");
+    }
 }

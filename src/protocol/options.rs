@@ -294,7 +294,11 @@ impl OptionSpec {
         };
         let text = text.map(str::trim);
         match self.kind {
-            Kind::Button => Ok(Value::Press),
+            // A button is pressed, not set: a value means the command was misread.
+            Kind::Button => match text {
+                None | Some("") => Ok(Value::Press),
+                Some(_) => Err(bad("no value: a button takes none".into())),
+            },
             Kind::Check(_) => match text.map(str::to_ascii_lowercase).as_deref() {
                 Some("true") => Ok(Value::Bool(true)),
                 Some("false") => Ok(Value::Bool(false)),
@@ -378,6 +382,13 @@ mod tests {
         );
         assert!(v.parse(true, Some("normal")).is_err());
         assert!(find("frame", false).is_err());
+        let clear = find("clear hash", false).unwrap();
+        assert_eq!(clear.parse(false, None).unwrap(), Value::Press);
+        let e = clear.parse(false, Some("5")).unwrap_err().to_string();
+        assert_eq!(
+            e,
+            "option Clear Hash: bad value '5' (expected no value: a button takes none)"
+        );
     }
 
     #[test]

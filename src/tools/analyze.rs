@@ -22,7 +22,7 @@ use super::{format_score, read_text};
 use crate::game::{EndReason, Game, GameResult};
 use crate::moves::Move;
 use crate::notation::move_text::{default_style, short_text};
-use crate::pdn::{move_number, parse_games, write_games, PdnGame};
+use crate::pdn::{move_number, parse_pdn, write_games, PdnGame};
 use crate::search::{Limits, Score, SearchControl, SearchInfo, SearchOptions, Searcher};
 use crate::variant::Variant;
 use clap::Args;
@@ -52,16 +52,16 @@ pub struct AnalyzeArgs {
     #[arg(long)]
     pub variant: Option<Variant>,
     /// Search depth per position (default: --movetime 500).
-    #[arg(long, conflicts_with = "movetime")]
+    #[arg(long, conflicts_with = "movetime", value_parser = super::args::depth)]
     pub depth: Option<u32>,
     /// Search time per position in milliseconds.
-    #[arg(long)]
+    #[arg(long, value_parser = super::args::millis)]
     pub movetime: Option<u64>,
     /// Search threads.
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, default_value_t = 1, value_parser = super::args::threads)]
     pub threads: usize,
     /// Lines shown per position with --fens.
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, default_value_t = 1, value_parser = super::args::multipv)]
     pub multipv: usize,
     /// One JSON object per move (and per game summary) on stdout.
     #[arg(long)]
@@ -227,8 +227,8 @@ impl Progress {
 pub fn run(args: AnalyzeArgs) -> Result<(), String> {
     let limits = super::depth_or_movetime(args.depth, args.movetime, 500);
     let options = SearchOptions {
-        threads: args.threads.clamp(1, 1024),
-        multipv: args.multipv.clamp(1, 64),
+        threads: args.threads,
+        multipv: args.multipv,
         ..SearchOptions::default()
     };
     let mut analyst = Analyst {
@@ -247,12 +247,19 @@ pub fn run(args: AnalyzeArgs) -> Result<(), String> {
         );
     }
     let path = args.games.as_deref().unwrap_or_default();
+    let read = parse_pdn(&read_text(path)?, args.variant);
+    for warning in &read.warnings {
+        eprintln!("analyze: {path}: warning: {warning}");
+    }
     let mut games = Vec::new();
-    for parsed in parse_games(&read_text(path)?, args.variant) {
+    for parsed in read.games {
         match parsed {
             Ok(g) => games.push(g),
             Err(e) => eprintln!("analyze: {path}: skipped {e}"),
         }
+    }
+    if let Some(why) = read.no_game {
+        return Err(format!("{path}: {why}"));
     }
     let total_moves = games.iter().map(|g| g.game.moves().len()).sum();
     let mut progress = Progress {

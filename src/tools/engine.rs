@@ -57,12 +57,35 @@ pub enum Failure {
     Timeout,
 }
 
+impl Failure {
+    /// What happened, without the kind of failure: `exited with status 3`.
+    pub fn why(&self) -> &str {
+        match self {
+            Failure::Crash(why) => why,
+            Failure::Timeout => "did not answer in time",
+        }
+    }
+}
+
 impl std::fmt::Display for Failure {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             Failure::Crash(why) => write!(f, "crashed ({why})"),
             Failure::Timeout => f.write_str("did not answer in time"),
         }
+    }
+}
+
+impl std::error::Error for Failure {}
+
+/// An engine's exit status in words. The engine runs under `sh -c`, whose statuses 127 and 126
+/// mean that the command was not found or could not be run, the usual cause of a failed start.
+fn exit_text(status: std::process::ExitStatus) -> String {
+    match status.code() {
+        Some(127) => "exited with status 127 (no such command)".into(),
+        Some(126) => "exited with status 126 (the command cannot be run)".into(),
+        Some(code) => format!("exited with status {code}"),
+        None => format!("exited, {status}"),
     }
 }
 
@@ -155,9 +178,16 @@ impl Engine {
             }
             Err(RecvTimeoutError::Timeout) => Err(Failure::Timeout),
             Err(RecvTimeoutError::Disconnected) => {
-                let status = self.child.try_wait().ok().flatten();
+                // The output closes as the process exits; give the exit a moment to be
+                // reported, so that the message can say how it ended.
+                let mut status = self.child.try_wait().ok().flatten();
+                let until = Instant::now() + Duration::from_millis(200);
+                while status.is_none() && Instant::now() < until {
+                    std::thread::sleep(Duration::from_millis(5));
+                    status = self.child.try_wait().ok().flatten();
+                }
                 Err(Failure::Crash(
-                    status.map_or("output closed".into(), |s| format!("exited, {s}")),
+                    status.map_or("output closed".into(), exit_text),
                 ))
             }
         }

@@ -5,7 +5,7 @@
 //! next game. A progress line is printed as each game ends, and the report at the end gives wins,
 //! draws and losses, Elo with its 95% error bar, the SPRT state, and the faults of each engine.
 
-use super::engine::{Engine, Protocol};
+use super::engine::{Engine, Failure, Protocol};
 use super::match_game::{play_game, Control, Fault, GameRecord, GameSettings};
 use super::openings::{builtin, parse_openings, Opening};
 use super::stats::{sprt_bounds, sprt_state, SprtState, Tally};
@@ -25,22 +25,22 @@ pub struct MatchArgs {
     #[arg(long = "engine", required = true, num_args = 1)]
     pub engines: Vec<String>,
     /// Number of games (each opening is played twice, colours swapped).
-    #[arg(long, default_value_t = 2)]
+    #[arg(long, default_value_t = 2, value_parser = super::args::count::<usize>)]
     pub games: usize,
     /// Clock per side: seconds plus increment, e.g. `10+0.1` or `60`.
     #[arg(long, conflicts_with_all = ["movetime", "depth"])]
     pub tc: Option<String>,
     /// Fixed time per move in milliseconds.
-    #[arg(long, conflicts_with = "depth")]
+    #[arg(long, conflicts_with = "depth", value_parser = super::args::millis)]
     pub movetime: Option<u64>,
     /// Fixed depth per move.
-    #[arg(long)]
+    #[arg(long, value_parser = super::args::depth)]
     pub depth: Option<u32>,
     /// Opening file (moves or FENs, one per line); default: the built-in set of the variant.
     #[arg(long)]
     pub openings: Option<String>,
     /// Games played at once.
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, default_value_t = 1, value_parser = super::args::concurrency)]
     pub concurrency: usize,
     /// Save every game to this PDN file.
     #[arg(long)]
@@ -55,16 +55,16 @@ pub struct MatchArgs {
     #[arg(long)]
     pub hub: bool,
     /// Moves per side after the opening before the game is drawn by the move cap.
-    #[arg(long, default_value_t = 200)]
+    #[arg(long, default_value_t = 200, value_parser = super::args::count::<u32>)]
     pub max_moves: u32,
     /// Adjudicate a draw when both engines report |score| <= --draw-score for this many moves.
-    #[arg(long)]
+    #[arg(long, value_parser = super::args::count::<u32>)]
     pub draw_moves: Option<u32>,
     /// The score (centi-men) within which a draw is adjudicated.
     #[arg(long, default_value_t = 10)]
     pub draw_score: i32,
     /// Adjudicate a resignation when both engines agree by --resign-score for this many moves.
-    #[arg(long)]
+    #[arg(long, value_parser = super::args::count::<u32>)]
     pub resign_moves: Option<u32>,
     /// The margin (centi-men) by which both engines must agree for a resignation.
     #[arg(long, default_value_t = 600)]
@@ -73,7 +73,7 @@ pub struct MatchArgs {
     #[arg(long, default_value_t = 250)]
     pub margin: u64,
     /// How long (ms) a depth-limited move or a handshake may take before the engine is a loss.
-    #[arg(long, default_value_t = 60_000)]
+    #[arg(long, default_value_t = 60_000, value_parser = super::args::millis)]
     pub timeout: u64,
 }
 
@@ -132,8 +132,8 @@ pub fn run(args: MatchArgs) -> Result<(), String> {
             let (base, increment) = parse_tc(tc)?;
             Control::Clock { base, increment }
         }
-        (_, Some(ms), _) => Control::MoveTime(Duration::from_millis(ms.max(1))),
-        (_, _, Some(d)) => Control::Depth(d.clamp(1, 64)),
+        (_, Some(ms), _) => Control::MoveTime(Duration::from_millis(ms)),
+        (_, _, Some(d)) => Control::Depth(d),
         _ => Control::MoveTime(Duration::from_millis(100)),
     };
     let sprt = match &args.sprt {
@@ -165,32 +165,44 @@ pub fn run(args: MatchArgs) -> Result<(), String> {
         variant: args.variant,
         control,
         margin: Duration::from_millis(args.margin),
-        timeout: Duration::from_millis(args.timeout.max(1)),
-        max_moves: args.max_moves.max(1),
-        draw_adjudication: args.draw_moves.map(|m| (m.max(1), args.draw_score)),
-        resign_adjudication: args.resign_moves.map(|m| (m.max(1), args.resign_score)),
-    };
-    let mut pdn_file = match &args.pdn {
-        Some(path) => {
-            Some(std::fs::File::create(path).map_err(|e| format!("cannot write {path}: {e}"))?)
-        }
-        None => None,
+        timeout: Duration::from_millis(args.timeout),
+        max_moves: args.max_moves,
+        draw_adjudication: args.draw_moves.map(|m| (m, args.draw_score)),
+        resign_adjudication: args.resign_moves.map(|m| (m, args.resign_score)),
     };
     let protocol = if args.hub {
         Protocol::Hub
     } else {
         Protocol::Uci
     };
+    // Each engine is started once before the first game: an engine that cannot start at all
+    // makes the match meaningless, so it ends here with the engine named, not in a row of lost
+    // games. The pair goes to the first worker.
+    let started = start_both(&args.engines, protocol, &settings)?;
+    let mut pdn_file = match &args.pdn {
+        Some(path) => {
+            Some(std::fs::File::create(path).map_err(|e| format!("cannot write {path}: {e}"))?)
+        }
+        None => None,
+    };
+
     let next = AtomicUsize::new(0);
     let stop = AtomicBool::new(false);
+    let fatal: Mutex<Option<StartError>> = Mutex::new(None);
     let totals = Mutex::new(Totals::default());
-    let names = Mutex::new([args.engines[0].clone(), args.engines[1].clone()]);
-    let concurrency = args.concurrency.clamp(1, 256).min(args.games.max(1));
+    // The names the engines gave; each game's tags update them (self-play numbers them).
+    let names = Mutex::new([started[0].id.clone(), started[1].id.clone()]);
+    let first_pair = Mutex::new(Some(started.map(Some)));
+    let concurrency = args.concurrency.min(args.games);
     let pdn_lock = Mutex::new(&mut pdn_file);
     std::thread::scope(|scope| {
         for _ in 0..concurrency {
             scope.spawn(|| {
-                let mut engines: [Option<Engine>; 2] = [None, None];
+                let mut engines: [Option<Engine>; 2] = first_pair
+                    .lock()
+                    .unwrap_or_else(|p| p.into_inner())
+                    .take()
+                    .unwrap_or_default();
                 loop {
                     let index = next.fetch_add(1, Ordering::SeqCst);
                     if index >= args.games || stop.load(Ordering::SeqCst) {
@@ -198,14 +210,25 @@ pub fn run(args: MatchArgs) -> Result<(), String> {
                     }
                     let opening = &openings[(index / 2) % openings.len()];
                     let first_is_white = index.is_multiple_of(2);
-                    let record = play_one(
+                    let known = names.lock().unwrap_or_else(|p| p.into_inner()).clone();
+                    let record = match play_one(
                         &mut engines,
                         &args.engines,
+                        &known,
                         protocol,
                         opening,
                         first_is_white,
                         &settings,
-                    );
+                    ) {
+                        Ok(record) => record,
+                        Err(e) => {
+                            // Neither engine runs: no game can be played, by this worker or any.
+                            let mut slot = fatal.lock().unwrap_or_else(|p| p.into_inner());
+                            slot.get_or_insert(e);
+                            stop.store(true, Ordering::SeqCst);
+                            break;
+                        }
+                    };
                     {
                         // The names the engines gave, as the game's tags show them.
                         let (w, b) = (record.pdn.tag("White"), record.pdn.tag("Black"));
@@ -256,33 +279,96 @@ pub fn run(args: MatchArgs) -> Result<(), String> {
     let t = totals.into_inner().unwrap_or_else(|p| p.into_inner());
     let names = names.into_inner().unwrap_or_else(|p| p.into_inner());
     print!("{}", report(&t, &names, sprt));
-    Ok(())
+    match fatal.into_inner().unwrap_or_else(|p| p.into_inner()) {
+        Some(e) => Err(format!("match stopped: {e}")),
+        None => Ok(()),
+    }
+}
+
+/// Engines that could not be started, each with its own failure.
+#[derive(Debug)]
+pub struct StartError {
+    /// (1-based engine number, command, what went wrong), for each engine that failed.
+    pub failed: Vec<(usize, String, Failure)>,
+}
+
+impl std::fmt::Display for StartError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        for (k, (n, command, failure)) in self.failed.iter().enumerate() {
+            if k > 0 {
+                f.write_str("; ")?;
+            }
+            write!(
+                f,
+                "engine {n} '{command}' could not start: {}",
+                failure.why()
+            )?;
+        }
+        Ok(())
+    }
+}
+
+impl std::error::Error for StartError {}
+
+impl From<StartError> for String {
+    fn from(e: StartError) -> String {
+        e.to_string()
+    }
+}
+
+/// Starts both engines, each on its own; fails naming every engine that would not start.
+fn start_both(
+    commands: &[String],
+    protocol: Protocol,
+    s: &GameSettings,
+) -> Result<[Engine; 2], StartError> {
+    let [a, b] = [0, 1].map(|i| Engine::start(&commands[i], protocol, s.variant, s.timeout));
+    match (a, b) {
+        (Ok(a), Ok(b)) => Ok([a, b]),
+        (a, b) => {
+            let failed = [a.err(), b.err()]
+                .into_iter()
+                .enumerate()
+                .filter_map(|(i, f)| f.map(|f| (i + 1, commands[i].clone(), f)))
+                .collect();
+            Err(StartError { failed })
+        }
+    }
 }
 
 /// Makes sure both engines run (restarting any that failed), then plays the game. An engine
-/// that cannot start loses the game by a crash.
+/// that cannot restart loses the game by a crash, its own fault whatever the other engine does;
+/// when neither can, no game can be played and the match must stop.
 fn play_one(
     engines: &mut [Option<Engine>; 2],
     commands: &[String],
+    names: &[String; 2],
     protocol: Protocol,
     opening: &Opening,
     first_is_white: bool,
     s: &GameSettings,
-) -> GameRecord {
+) -> Result<GameRecord, StartError> {
+    let mut failed = Vec::new();
     for i in 0..2 {
         if engines[i].is_none() {
             match Engine::start(&commands[i], protocol, s.variant, s.timeout) {
                 Ok(e) => engines[i] = Some(e),
-                Err(f) => {
-                    let color = if (i == 0) == first_is_white {
-                        Color::White
-                    } else {
-                        Color::Black
-                    };
-                    return no_start(commands, first_is_white, color, &f.to_string(), opening, s);
-                }
+                Err(f) => failed.push((i + 1, commands[i].clone(), f)),
             }
         }
+    }
+    match failed.as_slice() {
+        [] => {}
+        [(n, _, f)] => {
+            let first_failed = *n == 1;
+            let color = if first_failed == first_is_white {
+                Color::White
+            } else {
+                Color::Black
+            };
+            return Ok(no_start(names, first_is_white, color, f, opening, s));
+        }
+        _ => return Err(StartError { failed }),
     }
     if let [Some(a), Some(b)] = engines {
         // Self-play: tell the two apart in the PDN and the report.
@@ -318,30 +404,32 @@ fn play_one(
             e.kill();
         }
     }
-    record
+    Ok(record)
 }
 
-/// The record of a game lost because an engine would not start.
+/// The record of a game lost because an engine would not start; `names` are the engines' names
+/// as last known (the first engine's first), so the report keeps calling them by those.
 fn no_start(
-    commands: &[String],
+    names: &[String; 2],
     first_is_white: bool,
     color: Color,
-    why: &str,
+    failure: &Failure,
     opening: &Opening,
     s: &GameSettings,
 ) -> GameRecord {
     let mut pdn = crate::pdn::PdnGame::new(opening.game(s.variant));
     let (white, black) = if first_is_white {
-        (&commands[0], &commands[1])
+        (&names[0], &names[1])
     } else {
-        (&commands[1], &commands[0])
+        (&names[1], &names[0])
     };
     pdn.set_tag("White", white.clone());
     pdn.set_tag("Black", black.clone());
     let result = GameResult::win_for(color.opponent());
     let reason = format!(
-        "{} crashed: {why}",
-        if color == Color::White { white } else { black }
+        "{} could not start: {}",
+        if color == Color::White { white } else { black },
+        failure.why()
     );
     pdn.result = Some(result);
     pdn.end_comment = Some(reason.clone());

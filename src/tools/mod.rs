@@ -3,6 +3,7 @@
 //! subcommand's clap arguments live beside its code; `main.rs` only dispatches.
 
 pub mod analyze;
+pub mod args;
 pub mod engine;
 pub mod match_game;
 pub mod matches;
@@ -29,16 +30,19 @@ pub fn read_text(path: &str) -> Result<String, String> {
     Ok(crate::pdn::decode(&bytes).into_owned())
 }
 
-/// The limits of a tool's search: a depth (1-64) if given, else a move time in milliseconds if
-/// given, else `default_ms` per move.
+/// The limits of a tool's search: a depth if given, else a move time in milliseconds if given,
+/// else `default_ms` per move. The flags' parsers (`args`) have checked the ranges.
 pub fn depth_or_movetime(depth: Option<u32>, movetime_ms: Option<u64>, default_ms: u64) -> Limits {
     match (depth, movetime_ms) {
-        (Some(d), _) => Limits {
-            depth: Some(d.clamp(1, 64)),
-            ..Limits::default()
-        },
+        (Some(d), _) => {
+            debug_assert!((1..=crate::search::MAX_DEPTH).contains(&d));
+            Limits {
+                depth: Some(d),
+                ..Limits::default()
+            }
+        }
         (_, ms) => Limits {
-            movetime: Some(Duration::from_millis(ms.unwrap_or(default_ms).max(1))),
+            movetime: Some(Duration::from_millis(ms.unwrap_or(default_ms))),
             ..Limits::default()
         },
     }

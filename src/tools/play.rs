@@ -38,10 +38,10 @@ pub struct PlayArgs {
     #[arg(long, conflicts_with_all = ["depth", "movetime"])]
     pub tc: Option<String>,
     /// The engine searches to this depth.
-    #[arg(long, conflicts_with = "movetime")]
+    #[arg(long, conflicts_with = "movetime", value_parser = super::args::depth)]
     pub depth: Option<u32>,
     /// The engine thinks this many milliseconds a move (default 1000).
-    #[arg(long)]
+    #[arg(long, value_parser = super::args::millis)]
     pub movetime: Option<u64>,
 }
 
