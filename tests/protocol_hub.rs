@@ -231,6 +231,14 @@ fn every_bad_line_gets_one_error_and_changes_nothing() {
         "pos moves=\"21-17",
         "pos pos=",
         "pos fen=\"W:W33:B1\"",
+        "pos fen=\"W:W20-32:B1-12\"",
+        // Thirteen white men.
+        &format!(
+            "pos pos=W{}{}{}",
+            "b".repeat(12),
+            "e".repeat(7),
+            "w".repeat(13)
+        ),
         "level",
         "level depth=0",
         "level depth=1000",

@@ -258,6 +258,8 @@ fn every_bad_line_gets_one_error_and_changes_nothing() {
         "position fen X:W1:B2",
         "position fen W:W33:B1",
         "position fen W:W21,21:B1",
+        "position fen W:W20-32:B1-12",
+        "position fen W:W21-32:B1-13",
         "position startpos moves e3-e4",
         "position startpos moves c3-d4 c3-d4",
         "position startpos moves 22-17 zz",

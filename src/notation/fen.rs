@@ -29,7 +29,12 @@ pub enum FenProblem {
     ManOnCrowningRow(Color, u32),
     /// The side to move has no pieces.
     SideToMoveHasNoPieces(Color),
+    /// More pieces of one colour than the 12 a side starts with.
+    TooManyPieces(Color, u32),
 }
+
+/// The most pieces a side can have: both variants start with 12 a side and no move adds a piece.
+pub const MAX_PIECES: u32 = 12;
 
 impl fmt::Display for FenProblem {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -54,6 +59,10 @@ impl fmt::Display for FenProblem {
                 )
             }
             FenProblem::SideToMoveHasNoPieces(c) => write!(f, "{c} is to move but has no pieces"),
+            FenProblem::TooManyPieces(c, n) => write!(
+                f,
+                "{c} has {n} pieces; a side has at most {MAX_PIECES}, as at the start"
+            ),
         }
     }
 }
@@ -145,6 +154,13 @@ pub fn parse_fen(text: &str) -> Result<Position, FenError> {
             }
         }
     }
+    // No game reaches such a position, so the search and the evaluation need not meet it.
+    for color in [Color::White, Color::Black] {
+        let n = pieces[color.index()].count_ones();
+        if n > MAX_PIECES {
+            return Err(err(FenProblem::TooManyPieces(color, n)));
+        }
+    }
     if pieces[side.index()] == 0 {
         return Err(err(FenProblem::SideToMoveHasNoPieces(side)));
     }
@@ -228,6 +244,13 @@ mod tests {
     }
 
     #[test]
+    fn twelve_a_side_is_the_most() {
+        let full = parse_fen("W:W21-32:B1-12").unwrap();
+        assert_eq!(full.pieces(Color::White).count_ones(), MAX_PIECES);
+        assert!(parse_fen("B:WK1,K2,K3,K4,5-12:B17-28").is_ok());
+    }
+
+    #[test]
     fn rejects_with_a_reason() {
         let cases = [
             ("", FenProblem::Empty),
@@ -243,6 +266,14 @@ mod tests {
             ("W:W21-c3:B1", FenProblem::BadRange("21-c3".into())),
             ("W:Wa3-c3:B1", FenProblem::BadRange("a3-c3".into())),
             ("W:X21:B1", FenProblem::UnknownColor("X21".into())),
+            (
+                "W:W20-32:B1-12",
+                FenProblem::TooManyPieces(Color::White, 13),
+            ),
+            (
+                "B:W30:B1-12,K29,K31",
+                FenProblem::TooManyPieces(Color::Black, 14),
+            ),
         ];
         for (text, problem) in cases {
             assert_eq!(
