@@ -150,6 +150,8 @@ fn main() -> ExitCode {
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(message) => {
+            // Input in the message is quoted where it was made; this is the last guard.
+            let message = crownhead::notation::quote::printable(&message);
             eprintln!("crownhead: error: {message}");
             ExitCode::FAILURE
         }

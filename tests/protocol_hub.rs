@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::Engine;
+use common::{printable, Engine};
 use crownhead::{parse_fen, Game, Move, Variant};
 use std::time::{Duration, Instant};
 
@@ -279,5 +279,31 @@ fn every_bad_line_gets_one_error_and_changes_nothing() {
     let mut g = Game::start(Variant::Russian);
     g.play_text("22-18").unwrap();
     find(&g, "consistent", &mv);
+    e.finish();
+}
+
+#[test]
+fn errors_escape_control_bytes() {
+    let mut e = Engine::start(&["hub"]);
+    handshake(&mut e, "russian", "consistent");
+    let cases: [(&[u8], &str); 2] = [
+        (b"pos fen=W:W21:B1\x00", "'1\\0' is not a square"),
+        (b"go think\x1b[2J", "'think\\u{1b}[2J'"),
+    ];
+    for (line, shown) in cases {
+        let shown_line = String::from_utf8_lossy(line);
+        let mut bytes = line.to_vec();
+        bytes.push(b'\n');
+        e.send_bytes(&bytes);
+        let answer = ping(&mut e);
+        assert_eq!(answer.len(), 1, "{shown_line:?} -> {answer:?}");
+        let a = &answer[0];
+        assert!(a.starts_with("error message="), "{shown_line:?} -> {a:?}");
+        assert!(printable(a), "{shown_line:?} -> {a:?}");
+        assert!(
+            a.contains(shown),
+            "{shown_line:?} -> {a:?}, expected {shown:?}"
+        );
+    }
     e.finish();
 }

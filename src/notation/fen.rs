@@ -1,6 +1,7 @@
 //! PDN FEN: `W:W21,22,K30:B1-12`. Reads either order of colour groups, ranges, algebraic squares,
 //! surrounding whitespace and quotes; writes one canonical form.
 
+use super::quote::quote;
 use super::{parse_square, SquareStyle};
 use crate::bitboard::{self, Bitboard, Color, Square};
 use crate::position::Position;
@@ -40,17 +41,20 @@ impl fmt::Display for FenProblem {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             FenProblem::Empty => write!(f, "it is empty"),
-            FenProblem::UnknownSide(s) => write!(f, "unknown side to move '{s}' (expected W or B)"),
+            FenProblem::UnknownSide(s) => {
+                write!(f, "unknown side to move {} (expected W or B)", quote(s))
+            }
             FenProblem::UnknownColor(s) => {
-                write!(f, "colour group '{s}' does not start with W or B")
+                write!(f, "colour group {} does not start with W or B", quote(s))
             }
             FenProblem::ColorTwice(c) => write!(f, "{c} is given twice"),
             FenProblem::TooManyGroups => write!(f, "more than two colour groups"),
             FenProblem::BadSquare(s) => write!(
                 f,
-                "'{s}' is not a square (1-32 or a dark square such as c3)"
+                "{} is not a square (1-32 or a dark square such as c3)",
+                quote(s)
             ),
-            FenProblem::BadRange(s) => write!(f, "'{s}' is not a valid range of squares"),
+            FenProblem::BadRange(s) => write!(f, "{} is not a valid range of squares", quote(s)),
             FenProblem::SquareTwice(n) => write!(f, "square {n} is given twice"),
             FenProblem::ManOnCrowningRow(c, n) => {
                 write!(
@@ -78,7 +82,7 @@ pub struct FenError {
 
 impl fmt::Display for FenError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "invalid FEN \"{}\": {}", self.fen, self.problem)
+        write!(f, "invalid FEN {}: {}", quote(&self.fen), self.problem)
     }
 }
 
@@ -248,6 +252,15 @@ mod tests {
         let full = parse_fen("W:W21-32:B1-12").unwrap();
         assert_eq!(full.pieces(Color::White).count_ones(), MAX_PIECES);
         assert!(parse_fen("B:WK1,K2,K3,K4,5-12:B17-28").is_ok());
+    }
+
+    #[test]
+    fn bad_text_is_shown_escaped() {
+        let e = parse_fen("W:W21:B1\0").unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            r"invalid FEN 'W:W21:B1\0': '1\0' is not a square (1-32 or a dark square such as c3)"
+        );
     }
 
     #[test]

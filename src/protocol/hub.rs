@@ -14,6 +14,7 @@ use crate::game::Game;
 use crate::moves::Move;
 use crate::notation::fen::parse_fen;
 use crate::notation::move_text::MoveError;
+use crate::notation::quote::quote;
 use crate::search::{Clock, Limits, Score, SearchInfo, SearchOutcome};
 use crate::variant::Variant;
 use std::time::Duration;
@@ -79,7 +80,8 @@ fn tokenize(line: &str) -> Result<(String, Vec<Arg>), ProtocolError> {
                     Some(c) => value.push(c),
                     None => {
                         return Err(ProtocolError::Syntax(format!(
-                            "unterminated quote after {key}="
+                            "unterminated quote in the value of {}",
+                            quote(&key)
                         )))
                     }
                 }
@@ -97,7 +99,8 @@ fn tokenize(line: &str) -> Result<(String, Vec<Arg>), ProtocolError> {
     let (command, value) = words.remove(0);
     if value.is_some() {
         return Err(ProtocolError::Syntax(format!(
-            "a command cannot have a value: {command}="
+            "a command cannot have a value: {}",
+            quote(&format!("{command}="))
         )));
     }
     Ok((command, words))
