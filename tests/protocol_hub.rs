@@ -239,6 +239,15 @@ fn every_bad_line_gets_one_error_and_changes_nothing() {
             "e".repeat(7),
             "w".repeat(13)
         ),
+        // Two positions in one command, in each order: an error, not the last one winning.
+        "pos start fen=\"W:W21-32:B1-12\"",
+        "pos fen=\"W:W21-32:B1-12\" start",
+        &format!("pos pos={START} fen=\"W:W21-32:B1-12\""),
+        &format!("pos fen=\"W:W21-32:B1-12\" pos={START}"),
+        &format!("pos pos={START} pos={START}"),
+        "pos start start",
+        "pos start moves=\"22-18\" moves=\"21-17\"",
+        "go think extra",
         "level",
         "level depth=0",
         "level depth=1000",
@@ -283,10 +292,13 @@ fn every_bad_line_gets_one_error_and_changes_nothing() {
 }
 
 #[test]
-fn errors_escape_control_bytes() {
+fn errors_name_the_wrong_argument_and_escape_control_bytes() {
     let mut e = Engine::start(&["hub"]);
     handshake(&mut e, "russian", "consistent");
-    let cases: [(&[u8], &str); 2] = [
+    let cases: [(&[u8], &str); 5] = [
+        (b"go think extra", "unexpected argument 'extra'"),
+        (b"go think ponder", "unexpected argument 'ponder'"),
+        (b"pos start fen=W:W22:B18", "two positions"),
         (b"pos fen=W:W21:B1\x00", "'1\\0' is not a square"),
         (b"go think\x1b[2J", "'think\\u{1b}[2J'"),
     ];

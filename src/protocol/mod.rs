@@ -54,6 +54,17 @@ pub enum ProtocolError {
         /// The argument.
         argument: String,
     },
+    /// Two arguments that each set the same thing (two positions in one `pos`).
+    Conflict {
+        /// The command.
+        command: String,
+        /// What they both set, plural ("positions").
+        what: String,
+        /// The first argument's name.
+        first: String,
+        /// The second argument's name.
+        second: String,
+    },
     /// No option of that name.
     UnknownOption(String),
     /// A position that cannot be read.
@@ -94,6 +105,17 @@ impl fmt::Display for ProtocolError {
             ProtocolError::UnexpectedArgument { command, argument } => {
                 write!(f, "{command}: unexpected argument {}", quote(argument))
             }
+            ProtocolError::Conflict {
+                command,
+                what,
+                first,
+                second,
+            } => write!(
+                f,
+                "{command}: two {what}, {} and {}; give one",
+                quote(first),
+                quote(second)
+            ),
             ProtocolError::UnknownOption(o) => write!(f, "unknown option {}", quote(o)),
             ProtocolError::Fen(e) => write!(f, "{e}"),
             ProtocolError::Move { index, error } => write!(f, "move {index}: {error}"),
