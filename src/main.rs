@@ -151,7 +151,7 @@ fn main() -> ExitCode {
         Ok(()) => ExitCode::SUCCESS,
         Err(message) => {
             // Input in the message is quoted where it was made; this is the last guard.
-            let message = crownhead::notation::quote::printable(&message);
+            let message = crownhead::notation::quote::printable_lines(&message);
             eprintln!("crownhead: error: {message}");
             ExitCode::FAILURE
         }

@@ -28,14 +28,26 @@ fn hidden(c: char) -> bool {
 }
 
 /// The text with its hidden characters escaped and everything else, backslashes included, left
-/// as it is: the last guard on a line of output that may carry text already quoted.
+/// as it is: the last guard on a line of output that may carry text already quoted. A newline
+/// is escaped too, since a protocol line must stay one line.
 pub fn printable(text: &str) -> Cow<'_, str> {
-    if !text.chars().any(hidden) {
+    escape_hidden(text, false)
+}
+
+/// As `printable`, but for text of several lines shown to a person (a board, a help text, an
+/// error on stderr): newlines are kept.
+pub fn printable_lines(text: &str) -> Cow<'_, str> {
+    escape_hidden(text, true)
+}
+
+fn escape_hidden(text: &str, keep_newlines: bool) -> Cow<'_, str> {
+    let hide = |c: char| hidden(c) && !(keep_newlines && c == '\n');
+    if !text.chars().any(hide) {
         return Cow::Borrowed(text);
     }
     let mut s = String::with_capacity(text.len() + 8);
     for c in text.chars() {
-        if hidden(c) {
+        if hide(c) {
             s.extend(c.escape_debug());
         } else {
             s.push(c);
@@ -107,6 +119,8 @@ mod tests {
         let clean = "W:W21,K30:B1-12 'a' \"b\" c:\\d é";
         assert!(matches!(printable(clean), Cow::Borrowed(t) if t == clean));
         assert_eq!(printable(r"'1\0' a\u{1}"), r"'1\0' a\u{1}");
+        assert_eq!(printable("a\nb\r"), r"a\nb\r");
+        assert_eq!(printable_lines("a\nb\r\u{1b}"), "a\nb\\r\\u{1b}");
     }
 
     #[test]
