@@ -27,6 +27,7 @@ pub use movegen::Counting;
 pub use moves::Move;
 pub use notation::fen::{parse_fen, to_fen, FenError};
 pub use notation::move_text::{full_text, parse_move, short_text, MoveError};
+pub use notation::quote::quote;
 pub use notation::SquareStyle;
 pub use position::Position;
 pub use search::{

@@ -150,6 +150,8 @@ fn main() -> ExitCode {
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(message) => {
+            // Input in the message is quoted where it was made; this is the last guard.
+            let message = crownhead::notation::quote::printable_lines(&message);
             eprintln!("crownhead: error: {message}");
             ExitCode::FAILURE
         }
@@ -230,10 +232,30 @@ fn run_moves(variant: Variant, paths: bool, algebraic: bool) -> Result<(), Strin
         crownhead::SquareStyle::Numeric
     };
     let stdin = std::io::stdin();
+    let mut input = stdin.lock();
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
-    for line in stdin.lock().lines() {
-        let line = line.map_err(|e| e.to_string())?;
-        let text = match crownhead::parse_fen(&line) {
+    // Lines are read as bytes and decoded one by one, so that a line that is not UTF-8 is one
+    // bad line, answered like a bad FEN, and the lines after it are still read.
+    let mut bytes = Vec::new();
+    loop {
+        bytes.clear();
+        if input
+            .read_until(b'\n', &mut bytes)
+            .map_err(|e| e.to_string())?
+            == 0
+        {
+            break;
+        }
+        let raw = bytes.strip_suffix(b"\n").unwrap_or(&bytes);
+        let raw = raw.strip_suffix(b"\r").unwrap_or(raw);
+        let Ok(line) = std::str::from_utf8(raw) else {
+            let shown = String::from_utf8_lossy(raw);
+            writeln!(out, "error: not UTF-8 text: {}", crownhead::quote(&shown))
+                .and_then(|_| out.flush())
+                .map_err(|e| e.to_string())?;
+            continue;
+        };
+        let text = match crownhead::parse_fen(line) {
             Ok(pos) => {
                 let moves = variant.moves(&pos, counting(paths));
                 moves

@@ -6,6 +6,10 @@ use std::io::Write;
 use std::process::{Command, Stdio};
 
 fn play(args: &[&str], input: &str) -> String {
+    play_bytes(args, input.as_bytes())
+}
+
+fn play_bytes(args: &[&str], input: &[u8]) -> String {
     let mut child = Command::new(env!("CARGO_BIN_EXE_crownhead"))
         .arg("play")
         .args(args)
@@ -14,12 +18,7 @@ fn play(args: &[&str], input: &str) -> String {
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(input.as_bytes())
-        .unwrap();
+    child.stdin.take().unwrap().write_all(input).unwrap();
     let out = child.wait_with_output().unwrap();
     assert!(
         out.status.success(),
@@ -196,4 +195,33 @@ fn out_of_range_settings_are_refused_with_the_range() {
             "{args:?}: {stderr}"
         );
     }
+}
+
+#[test]
+fn control_bytes_are_shown_escaped() {
+    // An escape sequence that would clear the screen, a NUL in a move and a bell in a file name:
+    // each is answered with the text escaped, and play goes on.
+    let out = play_bytes(
+        &["--depth", "1"],
+        b"\x1b[2J\nc3-d4\x00\nsave /nonexistent/a\x07b.pdn\nc3-d4\nquit\n",
+    );
+    assert!(out.contains("'\\u{1b}[2J'"), "{out}");
+    assert!(out.contains("'c3-d4\\0'"), "{out}");
+    assert!(out.contains("a\\u{7}b.pdn"), "{out}");
+    assert!(out.contains("You play c3-d4."), "{out}");
+    assert!(out.contains("Bye."), "{out}");
+    assert!(
+        !out.contains(|c: char| c.is_control() && c != '\n'),
+        "{out:?}"
+    );
+    // The board and other replies of several lines keep their line breaks.
+    assert!(out.contains("\n 8 ") && !out.contains("\\n"), "{out}");
+}
+
+#[test]
+fn a_line_that_is_not_utf8_is_refused_and_play_goes_on() {
+    let out = play_bytes(&["--depth", "1"], b"\xff\xfe\nc3-d4\nquit\n");
+    assert!(out.contains("is neither a move nor a command"), "{out}");
+    assert!(out.contains("You play c3-d4."), "{out}");
+    assert!(out.contains("Bye."), "{out}");
 }

@@ -1,14 +1,15 @@
 //! A fuzz-style test of both dialects: tens of thousands of random and mutated lines (binary
-//! bytes, long lines, huge and negative numbers, broken quoting) into one engine process. It
-//! must not panic, must stay alive, must still answer `isready`/`ping`, and must exit cleanly
-//! at the end of input.
+//! bytes, NUL and other control bytes, text that is not UTF-8, long lines, huge and negative
+//! numbers, broken quoting, Hub `pos` lines naming two positions) into one engine process. It
+//! must not panic, must stay alive, must still answer `isready`/`ping`, must never print a
+//! control character (echoed input is escaped), and must exit cleanly at the end of input.
 //!
 //! Lines that would legitimately end the session (`quit`) or block the reader for a long time
 //! by design (`perft` at depth 10+, a hash of gigabytes, hundreds of threads) are left out.
 
 mod common;
 
-use common::{Engine, Rng};
+use common::{printable, Engine, Rng};
 
 const LINES: usize = 20_000;
 
@@ -34,6 +35,10 @@ const UCI_BASE: &[&str] = &[
     "position fen W:W21-32:B1-12 moves 22-17",
     "position fen B:WK1,K2:B30,31",
     "position fen W:W22:B18",
+    "position fen W:W21:B1\u{0}",
+    "position fen W:W20-32:B1-12",
+    "position startpos moves c3-d4\u{0} f6-e5",
+    "setoption name Hash\u{1b}[2J value 16",
     "go depth 2",
     "go depth 3",
     "go nodes 300",
@@ -59,6 +64,14 @@ const HUB_BASE: &[&str] = &[
     "pos pos=Wbbbbbbbbbbbbeeeeeeeewwwwwwwwwwww moves=\"21-17 9-13 17-14 10x17x14\"",
     "pos start",
     "pos fen=\"W:W22:B18\"",
+    "pos fen=\"W:W21:B1\u{0}\"",
+    "pos fen=\"W:W20-32:B1-12\"",
+    // Two positions in one command: each is an error, never the last one winning.
+    "pos start fen=\"W:W22:B18\"",
+    "pos pos=Wbbbbbbbbbbbbeeeeeeeewwwwwwwwwwww fen=\"W:W22:B18\"",
+    "pos fen=\"W:W22:B18\" start",
+    "pos start start",
+    "go think\u{0}",
     "pos pos=Bbbbbbbbbbbbbeeeeeeeewwwwwwwwwwww moves=\"12-16\"",
     "level depth=2",
     "level nodes=300",
@@ -119,6 +132,12 @@ const WORDS: &[&str] = &[
     "W",
     "B",
     "e",
+    "\u{0}",
+    "\u{7}",
+    "\r",
+    "\u{1b}[31m",
+    "\u{85}",
+    "\u{202e}",
 ];
 
 fn random_line(rng: &mut Rng, base: &[&str]) -> Vec<u8> {
@@ -156,6 +175,12 @@ fn random_line(rng: &mut Rng, base: &[&str]) -> Vec<u8> {
                     1 => vec![rng.next() as u8],
                     2 => WORDS[rng.below(WORDS.len())].as_bytes().to_vec(),
                     3 => b" 99999999999999999999999".to_vec(),
+                    4 if rng.below(2) == 0 => {
+                        // NUL, a lone continuation byte, a cut-off sequence: control bytes
+                        // and text that is not UTF-8, inside otherwise good lines.
+                        [&b"\x00"[..], b"\x80", b"\xff\xfe", b"\xe2\x82", b"\x1b"][rng.below(5)]
+                            .to_vec()
+                    }
                     _ => b" -7".to_vec(),
                 };
                 l.splice(at..at, insert);
@@ -214,6 +239,13 @@ fn fuzz(first: &str, base: &[&str], seed: u64, alive: &str, answer: &str, error:
         "{after:#?}"
     );
     assert!(!e.log.iter().any(|l| l.contains("panicked")));
+    let raw: Vec<&String> = e.log.iter().filter(|l| !printable(l)).collect();
+    assert!(
+        raw.is_empty(),
+        "{} lines with control characters, e.g. {:?}",
+        raw.len(),
+        raw.first()
+    );
     // The corpus did reach the engine: many lines were rejected, and searches ran to the end.
     let errors = e.log.iter().filter(|l| l.starts_with(error)).count();
     let searches = e.log.iter().filter(|l| l.starts_with(done)).count();

@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::Engine;
+use common::{printable, Engine};
 use crownhead::{parse_fen, Game, Move, Variant};
 use std::time::{Duration, Instant};
 
@@ -231,6 +231,23 @@ fn every_bad_line_gets_one_error_and_changes_nothing() {
         "pos moves=\"21-17",
         "pos pos=",
         "pos fen=\"W:W33:B1\"",
+        "pos fen=\"W:W20-32:B1-12\"",
+        // Thirteen white men.
+        &format!(
+            "pos pos=W{}{}{}",
+            "b".repeat(12),
+            "e".repeat(7),
+            "w".repeat(13)
+        ),
+        // Two positions in one command, in each order: an error, not the last one winning.
+        "pos start fen=\"W:W21-32:B1-12\"",
+        "pos fen=\"W:W21-32:B1-12\" start",
+        &format!("pos pos={START} fen=\"W:W21-32:B1-12\""),
+        &format!("pos fen=\"W:W21-32:B1-12\" pos={START}"),
+        &format!("pos pos={START} pos={START}"),
+        "pos start start",
+        "pos start moves=\"22-18\" moves=\"21-17\"",
+        "go think extra",
         "level",
         "level depth=0",
         "level depth=1000",
@@ -271,5 +288,34 @@ fn every_bad_line_gets_one_error_and_changes_nothing() {
     let mut g = Game::start(Variant::Russian);
     g.play_text("22-18").unwrap();
     find(&g, "consistent", &mv);
+    e.finish();
+}
+
+#[test]
+fn errors_name_the_wrong_argument_and_escape_control_bytes() {
+    let mut e = Engine::start(&["hub"]);
+    handshake(&mut e, "russian", "consistent");
+    let cases: [(&[u8], &str); 5] = [
+        (b"go think extra", "unexpected argument 'extra'"),
+        (b"go think ponder", "unexpected argument 'ponder'"),
+        (b"pos start fen=W:W22:B18", "two positions"),
+        (b"pos fen=W:W21:B1\x00", "'1\\0' is not a square"),
+        (b"go think\x1b[2J", "'think\\u{1b}[2J'"),
+    ];
+    for (line, shown) in cases {
+        let shown_line = String::from_utf8_lossy(line);
+        let mut bytes = line.to_vec();
+        bytes.push(b'\n');
+        e.send_bytes(&bytes);
+        let answer = ping(&mut e);
+        assert_eq!(answer.len(), 1, "{shown_line:?} -> {answer:?}");
+        let a = &answer[0];
+        assert!(a.starts_with("error message="), "{shown_line:?} -> {a:?}");
+        assert!(printable(a), "{shown_line:?} -> {a:?}");
+        assert!(
+            a.contains(shown),
+            "{shown_line:?} -> {a:?}, expected {shown:?}"
+        );
+    }
     e.finish();
 }

@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::Engine;
+use common::{printable, Engine};
 use crownhead::{Game, Variant};
 use std::time::{Duration, Instant};
 
@@ -258,6 +258,8 @@ fn every_bad_line_gets_one_error_and_changes_nothing() {
         "position fen X:W1:B2",
         "position fen W:W33:B1",
         "position fen W:W21,21:B1",
+        "position fen W:W20-32:B1-12",
+        "position fen W:W21-32:B1-13",
         "position startpos moves e3-e4",
         "position startpos moves c3-d4 c3-d4",
         "position startpos moves 22-17 zz",
@@ -392,4 +394,46 @@ fn piped_commands_get_the_whole_finite_search_before_eof_ends_the_session() {
             .is_some_and(|l| l.starts_with("bestmove ")),
         "{text}"
     );
+}
+
+#[test]
+fn bad_bytes_are_escaped_in_one_error_line_and_change_nothing() {
+    let mut e = Engine::start(&[]);
+    e.send("position startpos moves c3-d4");
+    e.send("d");
+    let fen = e.expect_prefix("FEN: ");
+    ready(&mut e);
+    // Each line and the escaped text its error must show.
+    let cases: [(&[u8], &str); 7] = [
+        (b"position fen W:W21:B1\x00", "'1\\0' is not a square"),
+        (b"position fen W:W21:B1\x01\x7f", "\\u{1}\\u{7f}"),
+        (b"position startpos moves c3-d4\x1b[2J", "'c3-d4\\u{1b}[2J'"),
+        (b"setoption name Ha\x00sh value 1", "'Ha\\0sh'"),
+        (b"go depth 2\x07", "'2\\u{7}'"),
+        (b"bo\x02gus\r", "'bo\\u{2}gus'"),
+        // Not UTF-8: the undecodable bytes are replaced, and the line is one bad line.
+        (b"position fen W:W21:\xffB1\x80", "\u{fffd}"),
+    ];
+    for (line, shown) in cases {
+        let shown_line = String::from_utf8_lossy(line);
+        let mut bytes = line.to_vec();
+        bytes.push(b'\n');
+        e.send_bytes(&bytes);
+        let answer = ready(&mut e);
+        assert_eq!(answer.len(), 1, "{shown_line:?} -> {answer:?}");
+        let a = &answer[0];
+        assert!(
+            a.starts_with("info string error: "),
+            "{shown_line:?} -> {a:?}"
+        );
+        assert!(printable(a), "{shown_line:?} -> {a:?}");
+        assert!(
+            a.contains(shown),
+            "{shown_line:?} -> {a:?}, expected {shown:?}"
+        );
+    }
+    e.send("d");
+    let lines = e.until(|l| l.starts_with("Legal moves"));
+    assert!(lines.contains(&fen), "position changed: {lines:#?}");
+    e.finish();
 }

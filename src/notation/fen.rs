@@ -1,6 +1,7 @@
 //! PDN FEN: `W:W21,22,K30:B1-12`. Reads either order of colour groups, ranges, algebraic squares,
 //! surrounding whitespace and quotes; writes one canonical form.
 
+use super::quote::quote;
 use super::{parse_square, SquareStyle};
 use crate::bitboard::{self, Bitboard, Color, Square};
 use crate::position::Position;
@@ -29,23 +30,31 @@ pub enum FenProblem {
     ManOnCrowningRow(Color, u32),
     /// The side to move has no pieces.
     SideToMoveHasNoPieces(Color),
+    /// More pieces of one colour than the 12 a side starts with.
+    TooManyPieces(Color, u32),
 }
+
+/// The most pieces a side can have: both variants start with 12 a side and no move adds a piece.
+pub const MAX_PIECES: u32 = 12;
 
 impl fmt::Display for FenProblem {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             FenProblem::Empty => write!(f, "it is empty"),
-            FenProblem::UnknownSide(s) => write!(f, "unknown side to move '{s}' (expected W or B)"),
+            FenProblem::UnknownSide(s) => {
+                write!(f, "unknown side to move {} (expected W or B)", quote(s))
+            }
             FenProblem::UnknownColor(s) => {
-                write!(f, "colour group '{s}' does not start with W or B")
+                write!(f, "colour group {} does not start with W or B", quote(s))
             }
             FenProblem::ColorTwice(c) => write!(f, "{c} is given twice"),
             FenProblem::TooManyGroups => write!(f, "more than two colour groups"),
             FenProblem::BadSquare(s) => write!(
                 f,
-                "'{s}' is not a square (1-32 or a dark square such as c3)"
+                "{} is not a square (1-32 or a dark square such as c3)",
+                quote(s)
             ),
-            FenProblem::BadRange(s) => write!(f, "'{s}' is not a valid range of squares"),
+            FenProblem::BadRange(s) => write!(f, "{} is not a valid range of squares", quote(s)),
             FenProblem::SquareTwice(n) => write!(f, "square {n} is given twice"),
             FenProblem::ManOnCrowningRow(c, n) => {
                 write!(
@@ -54,6 +63,10 @@ impl fmt::Display for FenProblem {
                 )
             }
             FenProblem::SideToMoveHasNoPieces(c) => write!(f, "{c} is to move but has no pieces"),
+            FenProblem::TooManyPieces(c, n) => write!(
+                f,
+                "{c} has {n} pieces; a side has at most {MAX_PIECES}, as at the start"
+            ),
         }
     }
 }
@@ -69,7 +82,7 @@ pub struct FenError {
 
 impl fmt::Display for FenError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "invalid FEN \"{}\": {}", self.fen, self.problem)
+        write!(f, "invalid FEN {}: {}", quote(&self.fen), self.problem)
     }
 }
 
@@ -143,6 +156,13 @@ pub fn parse_fen(text: &str) -> Result<Position, FenError> {
                     kings |= b;
                 }
             }
+        }
+    }
+    // No game reaches such a position, so the search and the evaluation need not meet it.
+    for color in [Color::White, Color::Black] {
+        let n = pieces[color.index()].count_ones();
+        if n > MAX_PIECES {
+            return Err(err(FenProblem::TooManyPieces(color, n)));
         }
     }
     if pieces[side.index()] == 0 {
@@ -228,6 +248,22 @@ mod tests {
     }
 
     #[test]
+    fn twelve_a_side_is_the_most() {
+        let full = parse_fen("W:W21-32:B1-12").unwrap();
+        assert_eq!(full.pieces(Color::White).count_ones(), MAX_PIECES);
+        assert!(parse_fen("B:WK1,K2,K3,K4,5-12:B17-28").is_ok());
+    }
+
+    #[test]
+    fn bad_text_is_shown_escaped() {
+        let e = parse_fen("W:W21:B1\0").unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            r"invalid FEN 'W:W21:B1\0': '1\0' is not a square (1-32 or a dark square such as c3)"
+        );
+    }
+
+    #[test]
     fn rejects_with_a_reason() {
         let cases = [
             ("", FenProblem::Empty),
@@ -243,6 +279,14 @@ mod tests {
             ("W:W21-c3:B1", FenProblem::BadRange("21-c3".into())),
             ("W:Wa3-c3:B1", FenProblem::BadRange("a3-c3".into())),
             ("W:X21:B1", FenProblem::UnknownColor("X21".into())),
+            (
+                "W:W20-32:B1-12",
+                FenProblem::TooManyPieces(Color::White, 13),
+            ),
+            (
+                "B:W30:B1-12,K29,K31",
+                FenProblem::TooManyPieces(Color::Black, 14),
+            ),
         ];
         for (text, problem) in cases {
             assert_eq!(

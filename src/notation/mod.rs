@@ -1,8 +1,9 @@
-//! Text at the edge of the rules: PDN FEN, move text (numeric and algebraic) and the square names
-//! they share.
+//! Text at the edge of the rules: PDN FEN, move text (numeric and algebraic), the square names
+//! they share, and the one way to quote untrusted text in a message.
 
 pub mod fen;
 pub mod move_text;
+pub mod quote;
 
 use crate::bitboard::Square;
 

@@ -2,6 +2,7 @@
 //! `c3:e5:g3`). Reading accepts the shortest unambiguous text; writing gives from-to where that
 //! is unambiguous and the full path where it is not.
 
+use super::quote::quote;
 use super::{parse_square, SquareStyle};
 use crate::bitboard::Square;
 use crate::movegen::Counting;
@@ -36,18 +37,25 @@ impl fmt::Display for MoveError {
         match self {
             MoveError::Syntax(t) => write!(
                 f,
-                "'{t}' is not a move (expected e.g. 11-15, 22x15x6 or c3:e5)"
+                "{} is not a move (expected e.g. 11-15, 22x15x6 or c3:e5)",
+                quote(t)
             ),
             MoveError::Illegal { text, legal } if legal.is_empty() => {
-                write!(f, "illegal move '{text}': there are no legal moves")
+                write!(f, "illegal move {}: there are no legal moves", quote(text))
             }
             MoveError::Illegal { text, legal } => {
-                write!(f, "illegal move '{text}'; legal moves: {}", legal.join(" "))
+                write!(
+                    f,
+                    "illegal move {}; legal moves: {}",
+                    quote(text),
+                    legal.join(" ")
+                )
             }
             MoveError::Ambiguous { text, candidates } => {
                 write!(
                     f,
-                    "ambiguous move '{text}'; it could be: {}",
+                    "ambiguous move {}; it could be: {}",
+                    quote(text),
                     candidates.join(" ")
                 )
             }

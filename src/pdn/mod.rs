@@ -132,7 +132,7 @@ impl fmt::Display for PdnError {
         write!(f, "game {}", self.game)?;
         let described = describe_tags(&self.tags);
         if !described.is_empty() {
-            write!(f, " ({described})")?;
+            write!(f, " ({})", crate::notation::quote::printable(&described))?;
         }
         match &self.problem {
             PdnProblem::Move {
@@ -141,12 +141,14 @@ impl fmt::Display for PdnError {
                 text,
                 error,
             } => {
-                write!(f, ": move {number} ({side} to play) '{text}': {error}")
+                let text = crate::notation::quote::quote(text);
+                write!(f, ": move {number} ({side} to play) {text}: {error}")
             }
             PdnProblem::Fen(e) => write!(f, ": {e}"),
             PdnProblem::GameType(t) => write!(
                 f,
-                ": unsupported GameType \"{t}\" (expected 21 english or 25 russian)"
+                ": unsupported GameType {} (expected 21 english or 25 russian)",
+                crate::notation::quote::quote(t)
             ),
         }
     }

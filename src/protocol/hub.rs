@@ -14,6 +14,7 @@ use crate::game::Game;
 use crate::moves::Move;
 use crate::notation::fen::parse_fen;
 use crate::notation::move_text::MoveError;
+use crate::notation::quote::quote;
 use crate::search::{Clock, Limits, Score, SearchInfo, SearchOutcome};
 use crate::variant::Variant;
 use std::time::Duration;
@@ -79,7 +80,8 @@ fn tokenize(line: &str) -> Result<(String, Vec<Arg>), ProtocolError> {
                     Some(c) => value.push(c),
                     None => {
                         return Err(ProtocolError::Syntax(format!(
-                            "unterminated quote after {key}="
+                            "unterminated quote in the value of {}",
+                            quote(&key)
                         )))
                     }
                 }
@@ -97,7 +99,8 @@ fn tokenize(line: &str) -> Result<(String, Vec<Arg>), ProtocolError> {
     let (command, value) = words.remove(0);
     if value.is_some() {
         return Err(ProtocolError::Syntax(format!(
-            "a command cannot have a value: {command}="
+            "a command cannot have a value: {}",
+            quote(&format!("{command}="))
         )));
     }
     Ok((command, words))
@@ -223,14 +226,17 @@ impl Hub {
 
     /// `go think|ponder|analyze` with the current level.
     fn go(&mut self, engine: &mut Engine, out: &Out, args: &[Arg]) -> Result<(), ProtocolError> {
+        let is_mode = |m: &str| m == "think" || m == "ponder" || m == "analyze";
         let mode = match args {
-            [(m, None)] if m == "think" || m == "ponder" || m == "analyze" => m.as_str(),
+            [(m, None)] if is_mode(m) => m.as_str(),
             [] => {
                 return Err(ProtocolError::Missing {
                     command: "go".into(),
                     what: "think, ponder or analyze".into(),
                 })
             }
+            // A good mode followed by more: the first word after it is the wrong one.
+            [(m, None), (k, _), ..] if is_mode(m) => return Err(unexpected("go", k)),
             [(k, _), ..] => return Err(unexpected("go", k)),
         };
         let l = &self.level;
@@ -308,19 +314,44 @@ fn parse_level(current: &Level, args: &[Arg]) -> Result<Level, ProtocolError> {
     Ok(l)
 }
 
-/// Reads `pos` (`pos=`, `fen=` or `start`, then `moves=`) into a new game.
+/// Reads `pos` (`pos=`, `fen=` or `start`, then `moves=`) into a new game. At most one
+/// position and one move list: a second is an error rather than silently replacing the first,
+/// since a client that sends two has lost track of which position it means.
 fn parse_pos(variant: Variant, frame: Frame, args: &[Arg]) -> Result<Game, ProtocolError> {
-    let mut game = Game::start(variant);
-    let mut history = "";
-    for (k, v) in args {
-        match k.as_str() {
-            "start" if v.is_none() => game = Game::start(variant),
-            "pos" => game = Game::new(variant, parse_fen(&hub_to_fen(value("pos", k, v)?)?)?),
-            "fen" => game = Game::from_fen(variant, value("pos", k, v)?)?,
-            "moves" => history = value("pos", k, v)?,
-            _ => return Err(unexpected("pos", k)),
+    let (mut position, mut history): (Option<&Arg>, Option<&Arg>) = (None, None);
+    for arg in args {
+        let slot = match (arg.0.as_str(), &arg.1) {
+            ("start", None) | ("pos" | "fen", _) => &mut position,
+            ("moves", _) => &mut history,
+            (k, _) => return Err(unexpected("pos", k)),
+        };
+        if let Some(first) = slot {
+            return Err(ProtocolError::Conflict {
+                command: "pos".into(),
+                what: if arg.0 == "moves" {
+                    "move lists"
+                } else {
+                    "positions"
+                }
+                .into(),
+                first: first.0.clone(),
+                second: arg.0.clone(),
+            });
         }
+        *slot = Some(arg);
     }
+    let mut game = match position {
+        None => Game::start(variant),
+        Some((k, v)) => match k.as_str() {
+            "pos" => Game::new(variant, parse_fen(&hub_to_fen(value("pos", k, v)?)?)?),
+            "fen" => Game::from_fen(variant, value("pos", k, v)?)?,
+            _ => Game::start(variant),
+        },
+    };
+    let history = match history {
+        Some((k, v)) => value("pos", k, v)?,
+        None => "",
+    };
     for (i, text) in history.split_whitespace().enumerate() {
         let mv = parse_hub_move(text, &game, frame).map_err(|error| ProtocolError::Move {
             index: i + 1,

@@ -13,6 +13,7 @@ pub mod uci;
 
 use crate::notation::fen::FenError;
 use crate::notation::move_text::MoveError;
+use crate::notation::quote::{printable, quote};
 use std::fmt;
 use std::io::{BufRead, Write};
 use std::sync::{Arc, Mutex};
@@ -53,6 +54,17 @@ pub enum ProtocolError {
         /// The argument.
         argument: String,
     },
+    /// Two arguments that each set the same thing (two positions in one `pos`).
+    Conflict {
+        /// The command.
+        command: String,
+        /// What they both set, plural ("positions").
+        what: String,
+        /// The first argument's name.
+        first: String,
+        /// The second argument's name.
+        second: String,
+    },
     /// No option of that name.
     UnknownOption(String),
     /// A position that cannot be read.
@@ -68,7 +80,7 @@ pub enum ProtocolError {
     Busy(String),
     /// The line is longer than `MAX_LINE` bytes.
     LineTooLong(usize),
-    /// Quoting or other syntax is broken.
+    /// Quoting or other syntax is broken; the message quotes any input it shows.
     Syntax(String),
     /// The machine cannot provide what was asked (memory for the hash table).
     Resource(String),
@@ -77,7 +89,7 @@ pub enum ProtocolError {
 impl fmt::Display for ProtocolError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            ProtocolError::UnknownCommand(c) => write!(f, "unknown command '{}'", clip(c)),
+            ProtocolError::UnknownCommand(c) => write!(f, "unknown command {}", quote(c)),
             ProtocolError::Missing { command, what } => write!(f, "{command}: missing {what}"),
             ProtocolError::BadValue {
                 what,
@@ -86,15 +98,26 @@ impl fmt::Display for ProtocolError {
             } => {
                 write!(
                     f,
-                    "{what}: bad value '{}' (expected {expected})",
-                    clip(value)
+                    "{what}: bad value {} (expected {expected})",
+                    quote(value)
                 )
             }
             ProtocolError::UnexpectedArgument { command, argument } => {
-                write!(f, "{command}: unexpected argument '{}'", clip(argument))
+                write!(f, "{command}: unexpected argument {}", quote(argument))
             }
-            ProtocolError::UnknownOption(o) => write!(f, "unknown option '{}'", clip(o)),
-            ProtocolError::Fen(e) => write!(f, "invalid FEN '{}': {}", clip(&e.fen), e.problem),
+            ProtocolError::Conflict {
+                command,
+                what,
+                first,
+                second,
+            } => write!(
+                f,
+                "{command}: two {what}, {} and {}; give one",
+                quote(first),
+                quote(second)
+            ),
+            ProtocolError::UnknownOption(o) => write!(f, "unknown option {}", quote(o)),
+            ProtocolError::Fen(e) => write!(f, "{e}"),
             ProtocolError::Move { index, error } => write!(f, "move {index}: {error}"),
             ProtocolError::Busy(c) => {
                 write!(f, "{c}: not allowed while searching (send stop first)")
@@ -102,7 +125,7 @@ impl fmt::Display for ProtocolError {
             ProtocolError::LineTooLong(n) => {
                 write!(f, "line too long ({n} bytes, at most {MAX_LINE})")
             }
-            ProtocolError::Syntax(s) => write!(f, "syntax: {}", clip(s)),
+            ProtocolError::Syntax(s) => write!(f, "syntax: {s}"),
             ProtocolError::Resource(s) => f.write_str(s),
         }
     }
@@ -114,26 +137,6 @@ impl From<FenError> for ProtocolError {
     fn from(e: FenError) -> Self {
         ProtocolError::Fen(e)
     }
-}
-
-/// Echoed input cut to a readable length with control characters replaced, so that an error
-/// line stays one short printable line whatever was sent.
-pub fn clip(text: &str) -> String {
-    let mut s: String = text
-        .chars()
-        .take(60)
-        .map(|c| {
-            if c.is_control() || c == '\u{FFFD}' {
-                '?'
-            } else {
-                c
-            }
-        })
-        .collect();
-    if text.chars().count() > 60 {
-        s.push_str("...");
-    }
-    s
 }
 
 /// Protocol output: whole lines, flushed at once, shared by the reader and the search thread.
@@ -156,8 +159,10 @@ impl Out {
     }
 
     /// Writes one line and flushes it. If the reader of our output has gone there is no one to
-    /// talk to, so the process ends.
+    /// talk to, so the process ends. Input echoed in a line is quoted where the line is made;
+    /// `printable` here is the last guard that no control character ever reaches the client.
     pub fn line(&self, text: &str) {
+        let text = printable(text);
         let mut sink = self.sink.lock().unwrap_or_else(|e| e.into_inner());
         log::trace!(">> {text}");
         if writeln!(sink, "{text}").and_then(|_| sink.flush()).is_err() {
@@ -346,8 +351,20 @@ mod tests {
     }
 
     #[test]
-    fn clip_keeps_errors_printable() {
-        assert_eq!(clip("a\u{0}b"), "a?b");
-        assert!(clip(&"x".repeat(500)).len() < 70);
+    fn errors_quote_input_escaped_and_short() {
+        let e = ProtocolError::UnknownCommand("a\u{0}b".into());
+        assert_eq!(e.to_string(), r"unknown command 'a\0b'");
+        let e = ProtocolError::UnknownOption("x".repeat(500));
+        assert!(e.to_string().len() < 130);
+    }
+
+    #[test]
+    fn output_lines_never_carry_control_characters() {
+        let out = session("\u{1}\u{1b}[2J\nposition fen W:W21:B1\u{0}\n", None);
+        assert!(
+            out.split('\n').all(|l| !l.contains(char::is_control)),
+            "{out:?}"
+        );
+        assert_eq!(out.lines().count(), 2, "{out:?}");
     }
 }

@@ -133,7 +133,12 @@ impl Engine {
             .stderr(Stdio::null())
             .process_group(0)
             .spawn()
-            .map_err(|e| Failure::Crash(format!("cannot start '{command}': {e}")))?;
+            .map_err(|e| {
+                Failure::Crash(format!(
+                    "cannot start {}: {e}",
+                    crate::notation::quote::quote(command)
+                ))
+            })?;
         let (stdin, stdout) = match (child.stdin.take(), child.stdout.take()) {
             (Some(i), Some(o)) => (i, o),
             _ => return Err(Failure::Crash("no pipes".into())),

@@ -203,7 +203,12 @@ pub fn play_game(
         };
         let Some(mv) = reply.mv else {
             let text = reply.text.as_deref().unwrap_or("(none)");
-            let reason = format!("illegal move '{text}' by {}", names[side.index()]);
+            // The engine's text, quoted: a broken engine may send anything.
+            let reason = format!(
+                "illegal move {} by {}",
+                crate::notation::quote::quote(text),
+                names[side.index()]
+            );
             end = Some((
                 GameResult::win_for(side.opponent()),
                 reason,

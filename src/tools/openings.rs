@@ -57,8 +57,10 @@ impl fmt::Display for OpeningError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
-            "opening on line {} ('{}'): {}",
-            self.line, self.text, self.reason
+            "opening on line {} ({}): {}",
+            self.line,
+            crate::notation::quote::quote(&self.text),
+            self.reason
         )
     }
 }

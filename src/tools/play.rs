@@ -14,6 +14,7 @@ use crate::bitboard::{Color, Square};
 use crate::game::{EndReason, Game, GameResult, Outcome};
 use crate::moves::Move;
 use crate::notation::move_text::{default_style, short_text, MoveError};
+use crate::notation::quote::{printable_lines, quote};
 use crate::pdn::PdnGame;
 use crate::position::Position;
 use crate::search::{Clock, Limits, Score, SearchControl, SearchOptions, Searcher};
@@ -95,8 +96,10 @@ pub fn run(args: PlayArgs) -> Result<(), String> {
     let stdin = std::io::stdin();
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
+    // Typed text is quoted where a reply shows it; `printable_lines` is the last guard that no
+    // control character typed (an escape sequence, a NUL) is echoed to the terminal raw.
     let say = |out: &mut dyn Write, text: &str| {
-        writeln!(out, "{text}")
+        writeln!(out, "{}", printable_lines(text))
             .and_then(|_| out.flush())
             .map_err(|e| e.to_string())
     };
@@ -107,7 +110,8 @@ pub fn run(args: PlayArgs) -> Result<(), String> {
             s.variant, s.human
         ),
     )?;
-    let mut lines = stdin.lock().lines();
+    let mut input = stdin.lock();
+    let mut bytes = Vec::new();
     loop {
         if let Some(outcome) = s.game.outcome() {
             if !s.announced {
@@ -127,11 +131,18 @@ pub fn run(args: PlayArgs) -> Result<(), String> {
         write!(out, "{}> ", s.human)
             .and_then(|_| out.flush())
             .map_err(|e| e.to_string())?;
-        let Some(line) = lines.next() else {
+        // Read as bytes: a line that is not UTF-8 is read with its bad bytes replaced and then
+        // refused like any other text that is not a move, instead of ending the game.
+        bytes.clear();
+        if input
+            .read_until(b'\n', &mut bytes)
+            .map_err(|e| e.to_string())?
+            == 0
+        {
             say(&mut out, "")?;
             return Ok(());
-        };
-        let line = line.map_err(|e| e.to_string())?;
+        }
+        let line = String::from_utf8_lossy(&bytes);
         let line = line.trim();
         let (command, rest) = line.split_once(char::is_whitespace).unwrap_or((line, ""));
         let reply = match command.to_ascii_lowercase().as_str() {
@@ -242,10 +253,13 @@ impl Session {
             Err(MoveError::Syntax(t))
                 if t.contains(['-', 'x', ':']) && t.contains(|c: char| c.is_ascii_digit()) =>
             {
-                format!("'{t}' is not a move: squares are dark squares, 1-32 or a name such as c3. Legal moves: {}", self.legal_list())
+                format!("{} is not a move: squares are dark squares, 1-32 or a name such as c3. Legal moves: {}", quote(&t), self.legal_list())
             }
             Err(MoveError::Syntax(t)) => {
-                format!("'{t}' is neither a move nor a command. Type help for the commands.")
+                format!(
+                    "{} is neither a move nor a command. Type help for the commands.",
+                    quote(&t)
+                )
             }
             Err(MoveError::Illegal { text, .. }) => {
                 let capture = self.variant.has_capture(&pos);
@@ -255,7 +269,8 @@ impl Session {
                     ""
                 };
                 format!(
-                    "Illegal move '{text}'{why}. Legal moves: {}",
+                    "Illegal move {}{why}. Legal moves: {}",
+                    quote(&text),
                     self.legal_list()
                 )
             }
@@ -373,8 +388,8 @@ impl Session {
             pdn.end_comment = Some(o.reason.to_string());
         }
         match std::fs::write(path, pdn.to_pdn()) {
-            Ok(()) => format!("Saved to {path}."),
-            Err(e) => format!("Cannot save to {path}: {e}"),
+            Ok(()) => format!("Saved to {}.", quote(path)),
+            Err(e) => format!("Cannot save to {}: {e}", quote(path)),
         }
     }
 

@@ -132,8 +132,8 @@ impl fmt::Display for UnknownVariant {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
-            "unknown variant '{}' (expected russian or english)",
-            self.0
+            "unknown variant {} (expected russian or english)",
+            crate::notation::quote::quote(&self.0)
         )
     }
 }

@@ -32,15 +32,22 @@ impl Engine {
             .expect("start crownhead");
         let stdout = child.stdout.take().expect("stdout");
         let (tx, rx) = channel();
+        // Lines are read as bytes and cut only at `\n`, so that a stray `\r` or other control
+        // byte, or text that is not UTF-8 (shown as U+FFFD), reaches the test to be seen.
         std::thread::spawn(move || {
-            for line in BufReader::new(stdout).lines() {
-                match line {
-                    Ok(l) => {
-                        if tx.send(l).is_err() {
+            let mut reader = BufReader::new(stdout);
+            let mut buf = Vec::new();
+            loop {
+                buf.clear();
+                match reader.read_until(b'\n', &mut buf) {
+                    Ok(0) | Err(_) => break,
+                    Ok(_) => {
+                        let bytes = buf.strip_suffix(b"\n").unwrap_or(&buf);
+                        let line = String::from_utf8_lossy(bytes).into_owned();
+                        if tx.send(line).is_err() {
                             break;
                         }
                     }
-                    Err(_) => break,
                 }
             }
         });
@@ -191,4 +198,10 @@ impl Rng {
     pub fn below(&mut self, n: usize) -> usize {
         (self.next() % n.max(1) as u64) as usize
     }
+}
+
+/// Whether a line of output is free of control characters (the `\n` that ended it is already
+/// cut off): echoed input must come back escaped, never raw.
+pub fn printable(line: &str) -> bool {
+    !line.chars().any(char::is_control)
 }
