@@ -81,16 +81,9 @@ enum Command {
 /// handle the write error instead.
 fn quiet_on_closed_pipe() {
     #[cfg(unix)]
-    {
-        extern "C" {
-            fn signal(signum: i32, handler: usize) -> usize;
-        }
-        const SIGPIPE: i32 = 13;
-        const SIG_DFL: usize = 0;
-        // SAFETY: restoring the default action of one signal, before any thread is started.
-        unsafe {
-            signal(SIGPIPE, SIG_DFL);
-        }
+    // SAFETY: restoring the default action of one signal, before any thread is started.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
     }
 }
 

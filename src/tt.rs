@@ -140,27 +140,16 @@ impl Drop for Words {
 
 /// Asks Linux to back `len` bytes at `ptr` (2 MiB aligned) with transparent huge pages. Only a
 /// hint: where it is refused or unsupported, the table works the same on small pages.
-#[cfg(all(target_os = "linux", target_arch = "x86_64"))]
+#[cfg(target_os = "linux")]
 unsafe fn advise_huge_pages(ptr: *mut u8, len: usize) {
-    const SYS_MADVISE: usize = 28;
-    const MADV_HUGEPAGE: usize = 14;
     // SAFETY: madvise only changes how the kernel backs the range, which this process owns;
-    // the syscall clobbers rcx and r11 and returns in rax, an error code that is ignored.
+    // its error code is ignored.
     unsafe {
-        std::arch::asm!(
-            "syscall",
-            inlateout("rax") SYS_MADVISE => _,
-            in("rdi") ptr,
-            in("rsi") len,
-            in("rdx") MADV_HUGEPAGE,
-            lateout("rcx") _,
-            lateout("r11") _,
-            options(nostack),
-        );
+        libc::madvise(ptr.cast(), len, libc::MADV_HUGEPAGE);
     }
 }
 
-#[cfg(not(all(target_os = "linux", target_arch = "x86_64")))]
+#[cfg(not(target_os = "linux"))]
 unsafe fn advise_huge_pages(_ptr: *mut u8, _len: usize) {}
 
 /// The shared transposition table.

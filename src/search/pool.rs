@@ -110,59 +110,21 @@ pub(crate) fn cores() -> usize {
 }
 
 /// Whether threads can be moved to the idle scheduling class here (`lower_priority`).
-pub(crate) const IDLE_CLASS: bool = cfg!(all(
-    target_os = "linux",
-    any(target_arch = "x86_64", target_arch = "aarch64")
-));
+pub(crate) const IDLE_CLASS: bool = cfg!(target_os = "linux");
 
 /// Moves the calling thread to the idle scheduling class, so that it runs only on a core
 /// nothing else wants. Returns whether the kernel agreed (a thread may always lower its own
 /// priority; elsewhere than Linux there is nothing to do and nothing done).
 fn lower_priority() -> bool {
-    #[cfg(all(
-        target_os = "linux",
-        any(target_arch = "x86_64", target_arch = "aarch64")
-    ))]
+    #[cfg(target_os = "linux")]
     {
-        const SCHED_IDLE: usize = 5;
-        // struct sched_param { int sched_priority; }, which SCHED_IDLE requires to be 0.
-        let param: i32 = 0;
-        // SAFETY: sched_setscheduler(0, SCHED_IDLE, &param) changes only the calling thread's
-        // scheduling (pid 0 is the caller) and reads one int from `param`, which outlives the
-        // call; the kernel's return value is the only output.
-        let ret: isize;
-        #[cfg(target_arch = "x86_64")]
-        unsafe {
-            const SYS_SCHED_SETSCHEDULER: usize = 144;
-            std::arch::asm!(
-                "syscall",
-                inlateout("rax") SYS_SCHED_SETSCHEDULER => ret,
-                in("rdi") 0usize,
-                in("rsi") SCHED_IDLE,
-                in("rdx") &param as *const i32,
-                lateout("rcx") _,
-                lateout("r11") _,
-                options(nostack),
-            );
-        }
-        #[cfg(target_arch = "aarch64")]
-        unsafe {
-            const SYS_SCHED_SETSCHEDULER: usize = 119;
-            std::arch::asm!(
-                "svc 0",
-                in("x8") SYS_SCHED_SETSCHEDULER,
-                inlateout("x0") 0usize => ret,
-                in("x1") SCHED_IDLE,
-                in("x2") &param as *const i32,
-                options(nostack),
-            );
-        }
-        ret == 0
+        // SCHED_IDLE requires a priority of 0.
+        let param = libc::sched_param { sched_priority: 0 };
+        // SAFETY: pid 0 is the calling thread, whose scheduling alone changes; the kernel
+        // reads `param`, which outlives the call.
+        unsafe { libc::sched_setscheduler(0, libc::SCHED_IDLE, &param) == 0 }
     }
-    #[cfg(not(all(
-        target_os = "linux",
-        any(target_arch = "x86_64", target_arch = "aarch64")
-    )))]
+    #[cfg(not(target_os = "linux"))]
     {
         false
     }
