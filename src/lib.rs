@@ -15,6 +15,7 @@ pub mod perft;
 pub mod position;
 pub mod protocol;
 pub mod search;
+pub mod selfplay;
 pub mod tools;
 pub mod tt;
 pub mod variant;

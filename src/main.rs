@@ -72,6 +72,8 @@ enum Command {
     Match(crownhead::tools::matches::MatchArgs),
     /// Play against the engine in the terminal.
     Play(crownhead::tools::play::PlayArgs),
+    /// Play the engine against itself and record positions, scores and results for training.
+    Selfplay(crownhead::tools::selfplay::SelfplayArgs),
     // --- end tools ---
 }
 
@@ -138,6 +140,7 @@ fn main() -> ExitCode {
         Some(Command::Analyze(args)) => crownhead::tools::analyze::run(args),
         Some(Command::Match(args)) => crownhead::tools::matches::run(args),
         Some(Command::Play(args)) => crownhead::tools::play::run(args),
+        Some(Command::Selfplay(args)) => crownhead::tools::selfplay::run(&args),
         // --- end tools ---
     };
     match result {

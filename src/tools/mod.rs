@@ -9,6 +9,7 @@ pub mod match_game;
 pub mod matches;
 pub mod openings;
 pub mod play;
+pub mod selfplay;
 pub mod stats;
 
 use crate::search::{Limits, Score};
