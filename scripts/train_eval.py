@@ -62,8 +62,10 @@ def bootstrap() -> None:
     if not os.path.exists(python):
         print(f"[train] creating {VENV}", file=sys.stderr)
         subprocess.run([sys.executable, "-m", "venv", VENV], check=True)
-    print(f"[train] installing {NUMPY}", file=sys.stderr)
-    if subprocess.run([python, "-m", "pip", "install", "-q", "--disable-pip-version-check", NUMPY]).returncode:
+    have = subprocess.run([python, "-c", "import numpy"], stderr=subprocess.DEVNULL).returncode == 0
+    if not have:
+        print(f"[train] installing {NUMPY}", file=sys.stderr)
+    if not have and subprocess.run([python, "-m", "pip", "install", "-q", "--disable-pip-version-check", NUMPY]).returncode:
         sys.exit(f"error: could not install {NUMPY} into {VENV}")
     os.environ[REEXEC] = "1"
     os.execv(python, [python, os.path.abspath(sys.argv[0])] + sys.argv[1:])
@@ -284,6 +286,27 @@ def write_weights(path, variant, k, w):
     os.replace(path + ".tmp", path)
 
 
+def fens(rec) -> list[str]:
+    """The PDN FEN of each record."""
+    out = []
+    for w, b, k, flags in zip(rec["w"].tolist(), rec["b"].tolist(), rec["k"].tolist(), rec["flags"].tolist()):
+        def side(bits):
+            return ",".join(("K" if k >> s & 1 else "") + str(s + 1) for s in range(32) if bits >> s & 1)
+        out.append(f"{'B' if flags & 1 else 'W'}:W{side(w)}:B{side(b)}")
+    return out
+
+
+def engine_evals(binary: str, variant: int, fen_list: list[str], weights: str | None):
+    """`crownhead evaluate` of each FEN: the hand-written evaluation, or the learned one."""
+    import numpy as np
+    args = [binary, "evaluate", "--variant", "russian" if variant == 0 else "english"]
+    if weights:
+        args += ["--weights", weights]
+    out = subprocess.run(args, input="\n".join(fen_list) + "\n", capture_output=True, text=True,
+                         check=True).stdout.split()
+    return np.array([float(x) for x in out])
+
+
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
     p.add_argument("--data", action="append", required=True)
@@ -296,6 +319,8 @@ def main() -> None:
     p.add_argument("--lambda", dest="lam", type=float, default=0.5,
                    help="weight of the game result in the target (the rest: the search's score)")
     p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--binary", default=os.path.join(os.path.dirname(SCRIPTS_DIR), "target", "release", "crownhead"),
+                   help="the engine, for the hand-written evaluation's baseline and the check of the weights")
     a = p.parse_args()
     bootstrap()
     import numpy as np
@@ -320,8 +345,11 @@ def main() -> None:
     men_cols = [j for j in range(index.shape[1]) if index[0, j] in (offsets["men.opening"], offsets["men.ending"])]
     king_cols = [j for j in range(index.shape[1]) if index[0, j] in (offsets["kings.opening"], offsets["kings.ending"])]
     material = 100 * value[:, men_cols].sum(1) + 300 * value[:, king_cols].sum(1)
+    sample = np.flatnonzero(held)[:20_000]
+    hand = engine_evals(a.binary, variant, fens(rec[sample]), None)
     print(f"held-out error (cross-entropy against results): material {errors(material, held):.5f}, "
-          f"search score {errors(score, held):.5f}")
+          f"search score {errors(score, held):.5f}; on {len(sample)} of them, the hand-written "
+          f"evaluation {cross_entropy(sigmoid(hand / k), result[sample]):.5f}")
 
     held_rows = np.flatnonzero(held)
     train_rows = np.flatnonzero(~held)[:200_000]
@@ -346,9 +374,19 @@ def main() -> None:
     print(f"best held-out error {held_error(w):.5f}; man {w[offsets['men.opening']]:.0f}/"
           f"{w[offsets['men.ending']]:.0f}, king {w[offsets['kings.opening']]:.0f}/"
           f"{w[offsets['kings.ending']]:.0f}, tempo {w[offsets['tempo']]:.0f} (opening/ending, centi-men)")
+    learned = evaluate(w, index[sample], value[sample])
+    print(f"on the same {len(sample)}: the learned evaluation {cross_entropy(sigmoid(learned / k), result[sample]):.5f}")
     if a.out:
         write_weights(a.out, variant, k, w)
-        print(f"wrote {a.out}")
+        # The engine must read the file as the trainer means it: its evaluation of held-out
+        # positions against this script's with the rounded weights.
+        rounded = evaluate(np.clip(np.rint(w), -32768, 32767), index[sample], value[sample])
+        engine = engine_evals(a.binary, variant, fens(rec[sample]), a.out)
+        worst = float(np.max(np.abs(engine - rounded))) if len(sample) else 0.0
+        print(f"wrote {a.out}; the engine's evaluation of {len(sample)} held-out positions differs "
+              f"from the trainer's by at most {worst:.2f} centi-men")
+        if worst > 1.0:
+            sys.exit("error: the engine does not read the weights as the trainer wrote them")
 
 
 if __name__ == "__main__":

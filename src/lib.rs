@@ -7,6 +7,7 @@
 pub mod bitboard;
 pub mod eval;
 pub mod game;
+pub mod learned;
 pub mod movegen;
 pub mod moves;
 pub mod notation;

@@ -65,6 +65,16 @@ enum Command {
         #[arg(long)]
         algebraic: bool,
     },
+    /// Read FENs from stdin, one per line, and print each one's static evaluation (side to
+    /// move's view, centi-men): the hand-written one, or with --weights a learned one.
+    Evaluate {
+        /// russian or english.
+        #[arg(long, default_value = "russian")]
+        variant: Variant,
+        /// A weights file written by scripts/train_eval.py.
+        #[arg(long)]
+        weights: Option<String>,
+    },
     // --- tools (branch tools): thin dispatch to crownhead::tools ---
     /// Analyse every move of PDN games (or positions with --fens) with the engine.
     Analyze(crownhead::tools::analyze::AnalyzeArgs),
@@ -136,6 +146,7 @@ fn main() -> ExitCode {
             paths,
             algebraic,
         }) => run_moves(variant, paths, algebraic),
+        Some(Command::Evaluate { variant, weights }) => run_evaluate(variant, weights),
         // --- tools ---
         Some(Command::Analyze(args)) => crownhead::tools::analyze::run(args),
         Some(Command::Match(args)) => crownhead::tools::matches::run(args),
@@ -227,11 +238,35 @@ fn run_moves(variant: Variant, paths: bool, algebraic: bool) -> Result<(), Strin
     } else {
         crownhead::SquareStyle::Numeric
     };
+    each_fen_line(|pos| {
+        let moves = variant.moves(pos, counting(paths));
+        moves
+            .iter()
+            .map(|m| crownhead::full_text(m, style))
+            .collect::<Vec<_>>()
+            .join(" ")
+    })
+}
+
+/// The static evaluation of each FEN on stdin: the learned one of a weights file, or the
+/// hand-written one.
+fn run_evaluate(variant: Variant, weights: Option<String>) -> Result<(), String> {
+    let Some(path) = weights else {
+        return each_fen_line(|pos| crownhead::evaluate(variant, pos).to_string());
+    };
+    let bytes = std::fs::read(&path).map_err(|e| format!("cannot read {path}: {e}"))?;
+    let w = crownhead::learned::Weights::parse(&bytes, variant, crownhead::learned::WEIGHT_COUNT)
+        .map_err(|e| format!("{path}: {e}"))?;
+    each_fen_line(|pos| crownhead::learned::evaluate(&w.values, pos).to_string())
+}
+
+/// Answers each FEN line of stdin with one line: `answer` of the position, or an error. Lines
+/// are read as bytes and decoded one by one, so that a line that is not UTF-8 is one bad line,
+/// answered like a bad FEN, and the lines after it are still read.
+fn each_fen_line(mut answer: impl FnMut(&crownhead::Position) -> String) -> Result<(), String> {
     let stdin = std::io::stdin();
     let mut input = stdin.lock();
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
-    // Lines are read as bytes and decoded one by one, so that a line that is not UTF-8 is one
-    // bad line, answered like a bad FEN, and the lines after it are still read.
     let mut bytes = Vec::new();
     loop {
         bytes.clear();
@@ -252,14 +287,7 @@ fn run_moves(variant: Variant, paths: bool, algebraic: bool) -> Result<(), Strin
             continue;
         };
         let text = match crownhead::parse_fen(line) {
-            Ok(pos) => {
-                let moves = variant.moves(&pos, counting(paths));
-                moves
-                    .iter()
-                    .map(|m| crownhead::full_text(m, style))
-                    .collect::<Vec<_>>()
-                    .join(" ")
-            }
+            Ok(pos) => answer(&pos),
             Err(e) => format!("error: {e}"),
         };
         writeln!(out, "{text}").map_err(|e| e.to_string())?;

@@ -1,0 +1,228 @@
+//! The learned evaluation's model: Scan-style tables over board regions, as
+//! `scripts/train_eval.py` fits them (its docstring and docs/TRAINING.md are the reference).
+//! The position is seen from the side to move; nine 4x4 windows of men index a weight each by
+//! their configuration (3^8 of them); material and king squares add theirs; every term is the
+//! position's less that of its mirror image (colours swapped, board turned round), so the
+//! evaluation is symmetric by construction; opening and ending weights are mixed by the piece
+//! count, and a constant gives the move its worth.
+
+use crate::bitboard::{Color, Square};
+use crate::position::Position;
+use crate::selfplay::format::dense;
+
+/// Configurations of a window: 3 states (empty or king, our man, their man) on 8 squares.
+pub const CONFIGS: usize = 6561;
+/// Windows.
+pub const WINDOWS: usize = 9;
+/// Weights of one phase: the windows, men, kings, and a weight per king square.
+pub const PER_PHASE: usize = WINDOWS * CONFIGS + 2 + 32;
+/// All weights: the opening phase, the ending phase, the tempo.
+pub const WEIGHT_COUNT: usize = 2 * PER_PHASE + 1;
+/// The piece counts over which the phase goes from ending (2 pieces) to opening (24).
+const PHASE_SPAN: i32 = 22;
+
+/// Where each block of weights starts within a phase.
+const MEN: usize = WINDOWS * CONFIGS;
+const KINGS: usize = MEN + 1;
+const KING_SQUARES: usize = KINGS + 1;
+const TEMPO: usize = 2 * PER_PHASE;
+
+/// The file (0 = a) and row (0 = rank 8) of a square, 0-31.
+const fn square_xy(s: usize) -> (usize, usize) {
+    let (row, col) = (s / 4, s % 4);
+    (2 * col + if row % 2 == 0 { 1 } else { 0 }, row)
+}
+
+/// The dark squares of each 4x4 window, at file and row offsets 0, 2 and 4, in increasing order.
+pub const WINDOW_SQUARES: [[u8; 8]; WINDOWS] = window_squares();
+
+const fn window_squares() -> [[u8; 8]; WINDOWS] {
+    let mut out = [[0; 8]; WINDOWS];
+    let mut w = 0;
+    while w < WINDOWS {
+        let (x0, y0) = (2 * (w % 3), 2 * (w / 3));
+        let (mut s, mut n) = (0, 0);
+        while s < 32 {
+            let (x, y) = square_xy(s);
+            if x >= x0 && x < x0 + 4 && y >= y0 && y < y0 + 4 {
+                out[w][n] = s as u8;
+                n += 1;
+            }
+            s += 1;
+        }
+        assert!(n == 8);
+        w += 1;
+    }
+    out
+}
+
+/// A window's configuration from the sets of our men and their men (bit s for square s).
+#[inline]
+fn config(window: &[u8; 8], ours: u32, theirs: u32) -> usize {
+    let mut index = 0;
+    for &s in window.iter().rev() {
+        let digit = (ours >> s & 1) + 2 * (theirs >> s & 1);
+        index = index * 3 + digit as usize;
+    }
+    index
+}
+
+/// One side's view of the board: our men, their men, our kings (32-bit sets).
+#[derive(Clone, Copy)]
+struct View {
+    our_men: u32,
+    their_men: u32,
+    our_kings: u32,
+    their_kings: u32,
+}
+
+impl View {
+    /// The board turned round with the colours swapped.
+    fn mirror(self) -> View {
+        View {
+            our_men: self.their_men.reverse_bits(),
+            their_men: self.our_men.reverse_bits(),
+            our_kings: self.their_kings.reverse_bits(),
+            their_kings: self.our_kings.reverse_bits(),
+        }
+    }
+}
+
+/// The sum of one phase's weights over the features of `v`, less that over its mirror image.
+fn phase_sum(w: &[i16], v: View) -> i32 {
+    let m = v.mirror();
+    let weight = |i: usize| i32::from(w[i]);
+    let mut sum = 0;
+    for (k, squares) in WINDOW_SQUARES.iter().enumerate() {
+        sum += weight(k * CONFIGS + config(squares, v.our_men, v.their_men));
+        sum -= weight(k * CONFIGS + config(squares, m.our_men, m.their_men));
+    }
+    let men = v.our_men.count_ones() as i32 - v.their_men.count_ones() as i32;
+    let kings = v.our_kings.count_ones() as i32 - v.their_kings.count_ones() as i32;
+    sum += weight(MEN) * men + weight(KINGS) * kings;
+    for s in Bits(v.our_kings) {
+        sum += weight(KING_SQUARES + s);
+    }
+    for s in Bits(m.our_kings) {
+        sum -= weight(KING_SQUARES + s);
+    }
+    sum
+}
+
+/// The squares of a 32-bit set.
+struct Bits(u32);
+
+impl Iterator for Bits {
+    type Item = usize;
+    fn next(&mut self) -> Option<usize> {
+        (self.0 != 0).then(|| {
+            let s = self.0.trailing_zeros() as usize;
+            self.0 &= self.0 - 1;
+            s
+        })
+    }
+}
+
+/// The evaluation of `pos` from the side to move's view, in centi-men, with `weights` of
+/// `WEIGHT_COUNT` values.
+pub fn evaluate(weights: &[i16], pos: &Position) -> i32 {
+    debug_assert_eq!(weights.len(), WEIGHT_COUNT);
+    let (white, black, kings) = (
+        dense(pos.pieces(Color::White)),
+        dense(pos.pieces(Color::Black)),
+        dense(pos.kings()),
+    );
+    // Square s of the side to move's view is square 31 - s of the board when Black moves.
+    let (us, them, kings) = match pos.side() {
+        Color::White => (white, black, kings),
+        Color::Black => (
+            black.reverse_bits(),
+            white.reverse_bits(),
+            kings.reverse_bits(),
+        ),
+    };
+    let view = View {
+        our_men: us & !kings,
+        their_men: them & !kings,
+        our_kings: us & kings,
+        their_kings: them & kings,
+    };
+    let phase = ((us | them).count_ones() as i32 - 2).clamp(0, PHASE_SPAN);
+    let opening = phase_sum(&weights[..PER_PHASE], view);
+    let ending = phase_sum(&weights[PER_PHASE..2 * PER_PHASE], view);
+    let mixed = opening * phase + ending * (PHASE_SPAN - phase);
+    // Rounded to the nearest centi-man, as the trainer's real-valued mix would be.
+    (mixed + PHASE_SPAN / 2).div_euclid(PHASE_SPAN) + i32::from(weights[TEMPO])
+}
+
+/// The square a 0-based index names (for tests and explanations).
+pub fn square(s: usize) -> Square {
+    Square::from_index(s as u8)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::notation::fen::parse_fen;
+    use crate::selfplay::game::SplitMix;
+
+    fn random_weights(seed: u64) -> Vec<i16> {
+        let mut rng = SplitMix(seed);
+        (0..WEIGHT_COUNT)
+            .map(|_| (rng.below(401) as i32 - 200) as i16)
+            .collect()
+    }
+
+    #[test]
+    fn the_windows_are_the_nine_4x4_squares_of_the_board() {
+        // The top-left window: b8 d8 (1, 2), a7 c7 (5, 6), b6 d6 (9, 10), a5 c5 (13, 14).
+        assert_eq!(WINDOW_SQUARES[0], [0, 1, 4, 5, 8, 9, 12, 13]);
+        // The bottom-right one: e3 g3, f2 h2, e1 g1 and f4 h4: squares 19 20 23 24 27 28 31 32.
+        assert_eq!(WINDOW_SQUARES[8], [18, 19, 22, 23, 26, 27, 30, 31]);
+        // Each square lies in one to four windows, corners in one.
+        let mut cover = [0; 32];
+        WINDOW_SQUARES
+            .iter()
+            .flatten()
+            .for_each(|&s| cover[s as usize] += 1);
+        assert!(cover.iter().all(|&c| (1..=4).contains(&c)));
+        assert_eq!(cover[3], 1);
+    }
+
+    #[test]
+    fn a_configuration_counts_in_base_three_from_the_lowest_square() {
+        // Our man on the window's first square, theirs on its second: 1 + 2 * 3.
+        assert_eq!(config(&WINDOW_SQUARES[0], 1 << 0, 1 << 1), 7);
+        assert_eq!(config(&WINDOW_SQUARES[0], 0, 1 << 13), 2 * 3usize.pow(7));
+        assert_eq!(config(&WINDOW_SQUARES[0], 0, 0), 0);
+    }
+
+    #[test]
+    fn the_evaluation_is_symmetric_under_colour_mirroring() {
+        let w = random_weights(3);
+        for fen in [
+            "W:W21-32:B1-12",
+            "B:W18,21,22,K30:B3,K9,10,14",
+            "W:WK4,20,27:B6,K13,K29",
+        ] {
+            let pos = parse_fen(fen).unwrap();
+            assert_eq!(evaluate(&w, &pos), evaluate(&w, &pos.mirrored()), "{fen}");
+        }
+    }
+
+    #[test]
+    fn material_and_tempo_weigh_as_the_layout_says() {
+        let mut w = vec![0i16; WEIGHT_COUNT];
+        w[MEN] = 100; // opening men
+        w[PER_PHASE + MEN] = 120; // ending men
+        w[TEMPO] = 7;
+        // 2 pieces against 1: phase 1 of 22, one man up for the side to move.
+        let pos = parse_fen("W:W21,22:B1").unwrap();
+        assert_eq!(evaluate(&w, &pos), (100 + 120 * 21 + 11) / 22 + 7);
+        // The same from the other side: a man down, with the move.
+        assert_eq!(
+            evaluate(&w, &pos.with_side(Color::Black)),
+            -((100 + 120 * 21 + 11) / 22) + 7
+        );
+    }
+}

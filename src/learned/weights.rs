@@ -1,0 +1,156 @@
+//! The learned evaluation's weights file, as `scripts/train_eval.py` writes it: `CHEV`, the
+//! version (1), the variant (0 russian, 1 english), two zero bytes, the logistic scale K (f32),
+//! the number of weights (u32), the weights (i16, centi-men, in the order of
+//! `patterns::LAYOUT`), and a 64-bit FNV-1a checksum of everything before it. A file that is
+//! cut off, corrupt, of another version or variant, or of another size is refused with an
+//! error naming what is wrong; it is never read as weights.
+
+use crate::variant::Variant;
+use std::fmt;
+
+/// The first bytes of a weights file.
+pub const MAGIC: [u8; 4] = *b"CHEV";
+/// The version this code reads.
+pub const VERSION: u8 = 1;
+const HEADER_LEN: usize = 16;
+
+/// Weights read from a file and checked.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Weights {
+    /// The variant they were fitted for.
+    pub variant: Variant,
+    /// The logistic scale: the model predicts sigmoid(eval / k).
+    pub k: f32,
+    /// The weights, centi-men.
+    pub values: Vec<i16>,
+}
+
+/// Why a weights file was refused.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct WeightsError(pub String);
+
+impl fmt::Display for WeightsError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "weights refused: {}", self.0)
+    }
+}
+
+impl std::error::Error for WeightsError {}
+
+/// 64-bit FNV-1a, the file's checksum: simple enough to write in the trainer too.
+pub fn fnv1a(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xCBF2_9CE4_8422_2325, |h, &b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01B3)
+    })
+}
+
+impl Weights {
+    /// Reads and checks a file's bytes: they must be `variant`'s weights, `expected` of them.
+    pub fn parse(bytes: &[u8], variant: Variant, expected: usize) -> Result<Weights, WeightsError> {
+        let err = |m: String| Err(WeightsError(m));
+        if bytes.len() < HEADER_LEN + 8 || bytes[..4] != MAGIC {
+            return err("not a weights file (no CHEV header)".into());
+        }
+        if bytes[4] != VERSION {
+            return err(format!(
+                "format version {}, this program reads {VERSION}",
+                bytes[4]
+            ));
+        }
+        let file_variant = match bytes[5] {
+            0 => Variant::Russian,
+            1 => Variant::English,
+            v => return err(format!("unknown variant code {v}")),
+        };
+        if file_variant != variant {
+            return err(format!(
+                "{file_variant} weights where {variant} ones are needed"
+            ));
+        }
+        let k = f32::from_le_bytes([bytes[8], bytes[9], bytes[10], bytes[11]]);
+        let n = u32::from_le_bytes([bytes[12], bytes[13], bytes[14], bytes[15]]) as usize;
+        if n != expected {
+            return err(format!("{n} weights where the model has {expected}"));
+        }
+        let body_len = HEADER_LEN + 2 * n;
+        if bytes.len() != body_len + 8 {
+            return err(format!(
+                "{} bytes where {n} weights take {}: cut off or padded",
+                bytes.len(),
+                body_len + 8
+            ));
+        }
+        let stored = u64::from_le_bytes(bytes[body_len..].try_into().expect("8 bytes"));
+        if stored != fnv1a(&bytes[..body_len]) {
+            return err("the checksum does not match: the file is corrupt".into());
+        }
+        if !(k.is_finite() && k > 0.0) {
+            return err(format!("a scale K of {k}"));
+        }
+        let values = bytes[HEADER_LEN..body_len]
+            .chunks_exact(2)
+            .map(|c| i16::from_le_bytes([c[0], c[1]]))
+            .collect();
+        Ok(Weights { variant, k, values })
+    }
+
+    /// The file's bytes (for tests and tools that write weights).
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let mut b = MAGIC.to_vec();
+        b.push(VERSION);
+        b.push(match self.variant {
+            Variant::Russian => 0,
+            Variant::English => 1,
+        });
+        b.extend_from_slice(&[0, 0]);
+        b.extend_from_slice(&self.k.to_le_bytes());
+        b.extend_from_slice(&(self.values.len() as u32).to_le_bytes());
+        for v in &self.values {
+            b.extend_from_slice(&v.to_le_bytes());
+        }
+        let sum = fnv1a(&b);
+        b.extend_from_slice(&sum.to_le_bytes());
+        b
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sample() -> Weights {
+        Weights {
+            variant: Variant::English,
+            k: 64.5,
+            values: (0..100).map(|i| i * 7 - 300).collect(),
+        }
+    }
+
+    #[test]
+    fn a_file_round_trips_and_every_damage_is_refused() {
+        let w = sample();
+        let bytes = w.to_bytes();
+        assert_eq!(Weights::parse(&bytes, Variant::English, 100), Ok(w));
+        let refused = |b: &[u8], variant, n, why: &str| {
+            let e = Weights::parse(b, variant, n).unwrap_err();
+            assert!(e.to_string().contains(why), "{e} lacks {why}");
+        };
+        refused(&bytes[..bytes.len() - 1], Variant::English, 100, "cut off");
+        refused(&bytes[..10], Variant::English, 100, "not a weights file");
+        refused(&bytes, Variant::Russian, 100, "english weights");
+        refused(&bytes, Variant::English, 99, "100 weights");
+        let mut flipped = bytes.clone();
+        flipped[40] ^= 1;
+        refused(&flipped, Variant::English, 100, "checksum");
+        let mut version = bytes;
+        version[4] = 2;
+        refused(&version, Variant::English, 100, "version 2");
+    }
+
+    #[test]
+    fn the_checksum_is_fnv1a() {
+        // Published FNV-1a 64 test vectors.
+        assert_eq!(fnv1a(b""), 0xcbf2_9ce4_8422_2325);
+        assert_eq!(fnv1a(b"a"), 0xaf63_dc4c_8601_ec8c);
+    }
+}

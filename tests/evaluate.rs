@@ -1,0 +1,85 @@
+//! `crownhead evaluate`: the static evaluation of FENs on stdin, hand-written or from a weights
+//! file; a damaged weights file is refused with its name, never read.
+
+use crownhead::learned::{Weights, WEIGHT_COUNT};
+use crownhead::{parse_fen, Variant};
+use std::io::Write;
+use std::process::{Command, Output, Stdio};
+
+const FENS: [&str; 3] = ["B:W21-32:B1-12", "W:W18,21,K30:B3,K9,10", "B:WK4,20:B6,K13"];
+
+fn evaluate(args: &[&str], input: &str) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_crownhead"))
+        .arg("evaluate")
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("start crownhead");
+    let mut stdin = child.stdin.take().unwrap();
+    stdin.write_all(input.as_bytes()).unwrap();
+    drop(stdin);
+    child.wait_with_output().unwrap()
+}
+
+fn numbers(out: &Output) -> Vec<i32> {
+    String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .map(|l| l.parse().unwrap_or_else(|_| panic!("not a number: {l}")))
+        .collect()
+}
+
+#[test]
+fn hand_written_and_learned_evaluations_as_the_library_gives_them() {
+    let input = FENS.join("\n") + "\n";
+    let hand = evaluate(&["--variant", "english"], &input);
+    let expected: Vec<i32> = FENS
+        .iter()
+        .map(|f| crownhead::evaluate(Variant::English, &parse_fen(f).unwrap()))
+        .collect();
+    assert_eq!(numbers(&hand), expected);
+
+    let weights = Weights {
+        variant: Variant::English,
+        k: 60.0,
+        values: (0..WEIGHT_COUNT)
+            .map(|i| ((i * 7919) % 301) as i16 - 150)
+            .collect(),
+    };
+    let path = std::env::temp_dir().join(format!("crownhead-eval-{}.weights", std::process::id()));
+    std::fs::write(&path, weights.to_bytes()).unwrap();
+    let p = path.to_str().unwrap();
+    let learned = evaluate(&["--variant", "english", "--weights", p], &input);
+    let expected: Vec<i32> = FENS
+        .iter()
+        .map(|f| crownhead::learned::evaluate(&weights.values, &parse_fen(f).unwrap()))
+        .collect();
+    assert_eq!(numbers(&learned), expected);
+    assert_ne!(
+        expected,
+        numbers(&hand),
+        "the weights should change the evaluation"
+    );
+
+    // One flipped byte, or the other variant: refused, naming the file.
+    let mut bytes = weights.to_bytes();
+    bytes[100] ^= 4;
+    std::fs::write(&path, &bytes).unwrap();
+    for variant in ["english", "russian"] {
+        let out = evaluate(&["--variant", variant, "--weights", p], &input);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(!out.status.success() && out.stdout.is_empty());
+        assert!(err.contains(p) && err.contains("refused"), "{err}");
+    }
+    let _ = std::fs::remove_file(&path);
+}
+
+#[test]
+fn a_bad_line_is_answered_and_reading_goes_on() {
+    let out = evaluate(&[], "not a fen\nW:W21-32:B1-12\n");
+    let text = String::from_utf8_lossy(&out.stdout);
+    let lines: Vec<&str> = text.lines().collect();
+    assert!(lines[0].starts_with("error: "), "{text}");
+    assert!(lines[1].parse::<i32>().is_ok(), "{text}");
+}
