@@ -17,7 +17,7 @@ fn ping(e: &mut Engine) -> Vec<String> {
     lines
 }
 
-/// Maps a wire square to RULES.md in a frame (the engine's `Frame::map_square`, restated).
+/// Maps a wire square to docs/RULES.md in a frame (the engine's `Frame::map_square`, restated).
 fn map(frame: &str, variant: Variant, n: u32) -> u32 {
     match (frame, variant) {
         ("pydraughts06", Variant::Russian) => (7 - (n - 1) / 4) * 4 + (n - 1) % 4 + 1,

@@ -26,7 +26,7 @@ use std::time::{Duration, Instant};
 pub enum Protocol {
     /// The UCI-style dialect.
     Uci,
-    /// Hub version 2 with 1+32 character positions in the RULES.md numbering.
+    /// Hub version 2 with 1+32 character positions in the docs/RULES.md numbering.
     Hub,
 }
 
