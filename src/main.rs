@@ -65,14 +65,12 @@ enum Command {
         #[arg(long)]
         algebraic: bool,
     },
-    // --- tools (branch tools): thin dispatch to crownhead::tools ---
     /// Analyse every move of PDN games (or positions with --fens) with the engine.
     Analyze(crownhead::tools::analyze::AnalyzeArgs),
     /// Play two engines (separate processes) against each other.
     Match(crownhead::tools::matches::MatchArgs),
     /// Play against the engine in the terminal.
     Play(crownhead::tools::play::PlayArgs),
-    // --- end tools ---
 }
 
 /// The command-line tools end quietly when their reader goes away (`crownhead bench | head`), as
@@ -134,11 +132,9 @@ fn main() -> ExitCode {
             paths,
             algebraic,
         }) => run_moves(variant, paths, algebraic),
-        // --- tools ---
         Some(Command::Analyze(args)) => crownhead::tools::analyze::run(args),
         Some(Command::Match(args)) => crownhead::tools::matches::run(args),
         Some(Command::Play(args)) => crownhead::tools::play::run(args),
-        // --- end tools ---
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
