@@ -4,10 +4,10 @@
 //! (captures are compulsory, so a position with one is never evaluated statically).
 
 use super::movestack::MoveStack;
-use super::ordering::{Ordering, MAX_PLY};
+use super::ordering::Ordering;
 use super::shared::{Crumb, Shared};
 use super::tree::{self, KeyStack};
-use super::Score;
+use super::{Score, MAX_PLY};
 use crate::bitboard::Color;
 use crate::eval::evaluate_for;
 use crate::movegen::{capturers, has_capture, opponent_has_capture, search_captures, search_moves};
