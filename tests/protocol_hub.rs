@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::{printable, Engine};
+use common::{printable, Engine, SLACK};
 use crownhead::{parse_fen, Game, Move, Variant};
 use std::time::{Duration, Instant};
 
@@ -161,11 +161,8 @@ fn ping_stop_and_ponder_during_a_search() {
     let t = Instant::now();
     e.send("ping");
     e.expect_prefix("pong");
-    assert!(
-        t.elapsed() < Duration::from_millis(100),
-        "pong took {:?}",
-        t.elapsed()
-    );
+    // At once means before the search ends, which it never does by itself: SLACK bounds it.
+    assert!(t.elapsed() < SLACK, "pong took {:?}", t.elapsed());
     e.send("stop");
     e.expect_prefix("done move=");
     // Ponder: the answer waits for ponder-hit even though the depth is reached at once.
