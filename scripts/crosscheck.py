@@ -22,9 +22,9 @@ Output: every mismatching position (FEN, moves only in pydraughts, moves only in
 one summary line per variant.  Exit status: 0 all agree, 1 mismatches, 2 Crownhead failed
 (missing binary, crash, ``error:`` lines, wrong number of output lines) or self-test failure.
 
-``--self-test`` checks the pydraughts side against docs/RULES.md: the start position move lists, perft
-from the start positions, the docs/RULES.md rule positions, FEN round trips, and the frame conversion
-used here against pydraughts' own public API on random-game positions.
+``--self-test`` checks the pydraughts side against docs/RULES.md: the start position move lists,
+perft from the start positions, the docs/RULES.md rule positions, FEN round trips, and the frame
+conversion used here against pydraughts' own public API on random-game positions.
 """
 
 from __future__ import annotations
@@ -167,7 +167,7 @@ def check_variant(args, variant: str) -> tuple:
 # --------------------------------------------------------------------------------------------
 
 def _russian_public_square(sq: int) -> int:
-    """docs/RULES.md square -> pydraughts' public russian numbering (rows mirrored: 1 = a1, 32 = h8)."""
+    """docs/RULES.md square -> pydraughts' public russian numbering (rows mirrored: 1 = a1)."""
     row, col = divmod(sq - 1, 4)
     return (7 - row) * 4 + col + 1
 
@@ -204,7 +204,7 @@ def self_test(args) -> int:
                f"{variant}: start perft 1..{args.depth} paths {paths} unique {unique} "
                f"({time.time() - t:.1f}s)")
 
-        # The docs/RULES.md rule positions, to depth 3 (the full table: pydraughts_perft.py --suite).
+        # The docs/RULES.md rule positions, to depth 3 (all of it: pydraughts_perft.py --suite).
         for v, fen, exp, rule in pb.RULE_POSITIONS:
             if v != variant:
                 continue

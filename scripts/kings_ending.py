@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-"""Exact solution of "N kings against a lone king" by retrograde analysis, written from docs/RULES.md
-alone (standard library only; shares no code with Crownhead or pydraughts).
+"""Exact solution of "N kings against a lone king" by retrograde analysis, written from
+docs/RULES.md alone (standard library only; shares no code with Crownhead or pydraughts).
 
     python3 scripts/kings_ending.py VARIANT FEN...
 
@@ -91,8 +91,8 @@ def parse(fen: str):
 
 def lone_captures(sq: int, strong: tuple, flying: bool):
     """Every result (kings left to the strong side, landing square) of a capture by the lone king
-    on `sq`. docs/RULES.md: the capture must be completed; captured kings stay on the board until the
-    end of the move (they block and cannot be jumped twice); a flying king lands on any free
+    on `sq`. docs/RULES.md: the capture must be completed; captured kings stay on the board until
+    the end of the move (they block and cannot be jumped twice); a flying king lands on any free
     square beyond, but on one that lets it capture on when there is one."""
     pieces = set(strong)
     results = set()
@@ -132,8 +132,8 @@ def lone_captures(sq: int, strong: tuple, flying: bool):
 
 
 MAIN_ROAD = {29, 25, 22, 18, 15, 11, 8, 4}
-# docs/RULES.md, russian: the lone king on the main road against three pieces, or any lone-king ending
-# with two strong pieces or fewer, is drawn when the strong side's 5th move (counted as Crownhead's
+# docs/RULES.md, russian: the lone king on the main road against three pieces, or any lone-king
+# ending with two strong pieces or fewer, is drawn when the strong side's 5th move (counted as Crownhead's
 # DrawCounters do: road moves only while the lone king stays on the road) has not won.
 SHORT_RULE = 5
 

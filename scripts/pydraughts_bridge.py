@@ -177,7 +177,7 @@ def from_internal_square(variant: str, sq: int) -> int:
 
 
 def _to_internal_colour(variant: str, colour: str) -> str:
-    """docs/RULES.md colour -> internal Game colour letter (W = player 2, moving towards square 1)."""
+    """docs/RULES.md colour -> internal Game colour letter (W = player 2, moving towards 1)."""
     if variant == "english":
         return BLACK if colour == WHITE else WHITE
     return colour
@@ -319,7 +319,7 @@ START_MOVES = {
 
 
 def _pp(text: str) -> List[Tuple[int, int]]:
-    """Parse a docs/RULES.md perft row such as ``2/1 8/4 62/31`` (``n`` means paths = unique = n)."""
+    """Parse a docs/RULES.md perft row such as ``2/1 8/4 62/31`` (``n``: paths = unique = n)."""
     out = []
     for cell in text.split():
         paths, _, unique = cell.partition("/")
@@ -327,7 +327,8 @@ def _pp(text: str) -> List[Tuple[int, int]]:
     return out
 
 
-# The "Rule positions" table of docs/RULES.md: (variant, FEN, [(paths, unique) for d = 1, 2, ...], rule).
+# The "Rule positions" table of docs/RULES.md:
+# (variant, FEN, [(paths, unique) for d = 1, 2, ...], rule).
 RULE_POSITIONS = [
     ("english", "B:W26,27:B22", _pp("1 2 4 8 32 56"), "crowned on 31, the move ends"),
     ("english", "B:W17,18,24,25,26,27,28,29,32:B1,2,3,4,6,7,8,9,10,12,K30",

@@ -14,8 +14,8 @@ Usage (only python3 is needed; the first run creates the venv ``$CROWNHEAD_VENV`
     python3 scripts/pydraughts_perft.py --suite --output positions/pydraughts_perft.txt
 
 ``--divide`` also prints the counts below each root move (full-path notation, e.g. ``22x15x6``).
-``--suite`` computes the docs/RULES.md rule positions (checked against the published numbers) and the
-rule-exercising positions listed in SUITE below, and writes them in the format of
+``--suite`` computes the docs/RULES.md rule positions (checked against the published numbers) and
+the rule-exercising positions listed in SUITE below, and writes them in the format of
 positions/pydraughts_perft.txt:
 
     <variant>;<fen>;<d1 paths>/<d1 unique> <d2 paths>/<d2 unique> ...
@@ -123,7 +123,8 @@ def run_suite(args) -> int:
         "# Format: <variant>;<fen>;<d1 paths>/<d1 unique> <d2 paths>/<d2 unique> ...",
         "#   paths: every jump path counts as a move (pydraughts' own convention);",
         "#   unique: moves with the same from, to, captured set and final king status are one.",
-        "# FENs use the docs/RULES.md numbering (1 = b8, 29 = a1, 32 = g1; White men move towards 1).",
+        "# FENs use the docs/RULES.md numbering "
+        "(1 = b8, 29 = a1, 32 = g1; White men move towards 1).",
         "# The comment line above each position names the rule it exercises and lists the moves.",
         "",
         None,  # header of the docs/RULES.md section, filled in at the end
@@ -157,7 +158,8 @@ def run_suite(args) -> int:
         moves = " ".join(sorted(m.notation for m in gen.legal_moves(hub)))
         print(f"{variant};{gen.fen(hub)};{fmt_counts(paths, unique)}  "
               f"[{time.time() - t:.1f}s]{note}", flush=True)
-        lines.append(f"# {variant}: {comment}" + (" [docs/RULES.md]" if expected is not None else "")
+        cited = " [docs/RULES.md]" if expected is not None else ""
+        lines.append(f"# {variant}: {comment}{cited}"
                      + f"; pydraughts moves: {moves or '(none)'}" + (f"; {note.strip()}" if note else ""))
         lines.append(f"{variant};{gen.fen(hub)};{fmt_counts(paths, unique)}")
     lines[lines.index(None)] = (
@@ -182,7 +184,8 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--variant", choices=pb.VARIANTS, default="russian")
-    parser.add_argument("--fen", help="PDN FEN in docs/RULES.md numbering (default: start position)")
+    parser.add_argument("--fen",
+                        help="PDN FEN in docs/RULES.md numbering (default: start position)")
     parser.add_argument("--depth", type=int, default=5)
     parser.add_argument("--divide", action="store_true", help="also print counts per root move")
     parser.add_argument("--suite", action="store_true",
