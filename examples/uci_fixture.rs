@@ -7,7 +7,7 @@
 //! startpos|fen F [moves ...]`, `go ...` (searching with `go depth D`, else depth 1) and `quit`.
 //! With a fault it behaves until its N-th `go` (default 1), then plays an illegal move, exits, or
 //! never answers. With `--hub` it speaks Hub instead (`hub`, `set-param`, `init`, `ping`, `pos`,
-//! `level`, `go think`, `done`), in the RULES.md square frame.
+//! `level`, `go think`, `done`), in the docs/RULES.md square frame.
 
 use crownhead::search::{Limits, SearchControl, SearchOptions, Searcher};
 use crownhead::tools::engine::{hub_move, hub_move_text, hub_position_to_fen};

@@ -3,7 +3,7 @@
 
 The script plays seeded random games with pydraughts (an independent Python draughts library) in
 the ``russian`` and ``english`` variants, collects the distinct positions met, and for each one
-compares pydraughts' legal moves with Crownhead's, as sets of full jump paths in the RULES.md
+compares pydraughts' legal moves with Crownhead's, as sets of full jump paths in the docs/RULES.md
 numbering (quiet ``11-15``, capture ``22x15x6``: every landing square).  Crownhead is run once per
 variant as ``crownhead moves --variant V --paths`` with one PDN FEN per stdin line.
 
@@ -22,9 +22,9 @@ Output: every mismatching position (FEN, moves only in pydraughts, moves only in
 one summary line per variant.  Exit status: 0 all agree, 1 mismatches, 2 Crownhead failed
 (missing binary, crash, ``error:`` lines, wrong number of output lines) or self-test failure.
 
-``--self-test`` checks the pydraughts side against RULES.md: the start position move lists, perft
-from the start positions, the RULES.md rule positions, FEN round trips, and the frame conversion
-used here against pydraughts' own public API on random-game positions.
+``--self-test`` checks the pydraughts side against docs/RULES.md: the start position move lists,
+perft from the start positions, the docs/RULES.md rule positions, FEN round trips, and the frame
+conversion used here against pydraughts' own public API on random-game positions.
 """
 
 from __future__ import annotations
@@ -48,7 +48,7 @@ import pydraughts_bridge as pb  # noqa: E402  (standard library only at import t
 def random_positions(gen: "pb.Generator", count: int, seed: int, max_plies: int):
     """Distinct positions from seeded uniformly random games, each with pydraughts' moves.
 
-    Returns (positions, games), positions being a list of (FEN in the RULES.md frame, list of
+    Returns (positions, games), positions being a list of (FEN in the docs/RULES.md frame, list of
     PdMove).  Games start from the variant's start position and end when the side to move has no
     move or after ``max_plies`` plies.  Positions in which a side has no pieces at all are
     skipped (the game is over; nothing to cross-check).
@@ -167,13 +167,13 @@ def check_variant(args, variant: str) -> tuple:
 # --------------------------------------------------------------------------------------------
 
 def _russian_public_square(sq: int) -> int:
-    """RULES.md square -> pydraughts' public russian numbering (rows mirrored: 1 = a1, 32 = h8)."""
+    """docs/RULES.md square -> pydraughts' public russian numbering (rows mirrored: 1 = a1)."""
     row, col = divmod(sq - 1, 4)
     return (7 - row) * 4 + col + 1
 
 
 def self_test(args) -> int:
-    """Check the pydraughts side against RULES.md; returns the number of failures."""
+    """Check the pydraughts side against docs/RULES.md; returns the number of failures."""
     import draughts  # public API, used as a second opinion on the frame conversion
 
     failures = 0
@@ -204,7 +204,7 @@ def self_test(args) -> int:
                f"{variant}: start perft 1..{args.depth} paths {paths} unique {unique} "
                f"({time.time() - t:.1f}s)")
 
-        # The RULES.md rule positions, to depth 3 (the full table: pydraughts_perft.py --suite).
+        # The docs/RULES.md rule positions, to depth 3 (all of it: pydraughts_perft.py --suite).
         for v, fen, exp, rule in pb.RULE_POSITIONS:
             if v != variant:
                 continue
@@ -221,7 +221,7 @@ def self_test(args) -> int:
         bad = 0
         for fen, moves in positions:
             side, pieces = pb.parse_fen(fen)
-            if variant == "english":   # public english frame == RULES.md frame
+            if variant == "english":   # public english frame == docs/RULES.md frame
                 def back(sq):
                     return sq
                 public_fen = fen
@@ -263,7 +263,7 @@ def main() -> int:
     parser.add_argument("--timeout", type=float, default=300,
                         help="seconds allowed for each Crownhead run (default 300)")
     parser.add_argument("--self-test", action="store_true",
-                        help="check the pydraughts side against RULES.md (no engine needed)")
+                        help="check the pydraughts side against docs/RULES.md (no engine needed)")
     parser.add_argument("--depth", type=int, default=4,
                         help="start-position perft depth for --self-test (default 4, max 8)")
     args = parser.parse_args()

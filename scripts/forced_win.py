@@ -4,12 +4,12 @@ pydraughts' move generator (independent of Crownhead's).
 
     python3 scripts/forced_win.py VARIANT FEN PLIES
 
-For every root move (one line per distinct move, RULES.md numbering) it prints the shortest
+For every root move (one line per distinct move, docs/RULES.md numbering) it prints the shortest
 forced win in plies (a win: the opponent has no legal move, which includes having no pieces), or
 `-` when the move does not force one within PLIES plies. The draw rules are not applied: they are
 for the caller to rule out (repetition cannot occur in a line that ends in a win this short
-unless a shorter line exists, and the counter rules of RULES.md need more plies than this script
-is used for). Used to establish the answers of the corner-trap positions of
+unless a shorter line exists, and the counter rules of docs/RULES.md need more plies than this
+script is used for). Used to establish the answers of the corner-trap positions of
 positions/tactics.txt independently of the engine.
 
 Needs pydraughts 0.6.7 (installed into a virtual environment on first use, see

@@ -1,16 +1,16 @@
 #!/usr/bin/env python3
-"""Exact solution of "N kings against a lone king" by retrograde analysis, written from RULES.md
-alone (standard library only; shares no code with Crownhead or pydraughts).
+"""Exact solution of "N kings against a lone king" by retrograde analysis, written from
+docs/RULES.md alone (standard library only; shares no code with Crownhead or pydraughts).
 
     python3 scripts/kings_ending.py VARIANT FEN...
 
-Each FEN (RULES.md numbering) must hold kings only, one of them alone on its side. For each it
+Each FEN (docs/RULES.md numbering) must hold kings only, one of them alone on its side. For each it
 prints whether the strong side forces a win and, if so, in how many plies and in how many moves of
 the strong side. Used to establish that the start positions of tests/endgames.rs are wins and how
 long the shortest forced win is.
 
 The endings with fewer strong kings that a capture by the lone king leads to are solved with it.
-The draw rules (repetition, RULES.md's counter rules) are not applied: "win" means a forced win
+The draw rules (repetition, docs/RULES.md's counter rules) are not applied: "win" means a forced win
 without them, and the caller compares the lengths with the rules. A position is won when the
 strong side can force the lone king to be captured or left without a move; the length counts
 plies to that end with best play on both sides (the strong side as fast as it can, the lone king
@@ -27,7 +27,7 @@ DIRS = ((1, 1), (1, -1), (-1, 1), (-1, -1))
 
 
 def coords(sq: int):
-    """(file, rank), both 0-7, of square 1-32 in the RULES.md frame."""
+    """(file, rank), both 0-7, of square 1-32 in the docs/RULES.md frame."""
     r = (sq - 1) // 4
     return 2 * ((sq - 1) % 4) + (1 if r % 2 == 0 else 0), 7 - r
 
@@ -91,8 +91,8 @@ def parse(fen: str):
 
 def lone_captures(sq: int, strong: tuple, flying: bool):
     """Every result (kings left to the strong side, landing square) of a capture by the lone king
-    on `sq`. RULES.md: the capture must be completed; captured kings stay on the board until the
-    end of the move (they block and cannot be jumped twice); a flying king lands on any free
+    on `sq`. docs/RULES.md: the capture must be completed; captured kings stay on the board until
+    the end of the move (they block and cannot be jumped twice); a flying king lands on any free
     square beyond, but on one that lets it capture on when there is one."""
     pieces = set(strong)
     results = set()
@@ -132,21 +132,21 @@ def lone_captures(sq: int, strong: tuple, flying: bool):
 
 
 MAIN_ROAD = {29, 25, 22, 18, 15, 11, 8, 4}
-# RULES.md, russian: the lone king on the main road against three pieces, or any lone-king ending
-# with two strong pieces or fewer, is drawn when the strong side's 5th move (counted as Crownhead's
+# docs/RULES.md, russian: the lone king on the main road against three pieces, or any lone-king
+# ending with two strong pieces or fewer, is drawn when the strong side's 5th move (counted as Crownhead's
 # DrawCounters do: road moves only while the lone king stays on the road) has not won.
 SHORT_RULE = 5
 
 
 def counted(n: int, lone: int) -> bool:
-    """Whether the 5-move counter of RULES.md runs in this russian ending."""
+    """Whether the 5-move counter of docs/RULES.md runs in this russian ending."""
     return n <= 2 or lone in MAIN_ROAD
 
 
 def solve(n: int, flying: bool):
     """Plies to the win for every won state (strong squares, lone square, strong to move,
     5-move counter) with 1 to n strong kings. For russian (flying kings) the 5-move rules of
-    RULES.md are part of the state; the 15-move rule is left to the caller."""
+    docs/RULES.md are part of the state; the 15-move rule is left to the caller."""
     rules = flying
     states = []
     for k in range(1, n + 1):

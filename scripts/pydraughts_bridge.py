@@ -7,7 +7,7 @@ Two parts:
   -- install pydraughts into it from PyPI and re-execute the calling script with the venv's
   interpreter.  Only the Python standard library is needed before that point.
 
-* A bridge between Crownhead's square numbering (see RULES.md; square 1 = b8, 29 = a1, 32 = g1,
+* A bridge between Crownhead's square numbering (see docs/RULES.md; square 1 = b8, 29 = a1, 32 = g1,
   White men on 21-32 moving towards square 1) and pydraughts' frames.
 
 What pydraughts 0.6.7 does with 8x8 boards (read from draughts/core/*.py and draughts/convert.py,
@@ -17,13 +17,13 @@ and checked by ``crosscheck.py --self-test``):
   square (1 = b8 seen from internal-White's side), internal White (player 2) sits on 21-32, moves
   towards square 1 and, for every variant, moves first in the start position.  Positions are
   "Hub FENs": the side to move ``W``/``B`` followed by 32 characters ``w b W B e``.
-* russian: internal White is White, so the internal frame *is* the RULES.md frame.  The public
+* russian: internal White is White, so the internal frame *is* the docs/RULES.md frame.  The public
   ``draughts.Board``/``Move`` API (``variant.py``, ``convert.py:_rotate_move`` notation 0) mirrors
   the rows instead: external square 1 = a1, 32 = h8 (and prints algebraic squares).
 * english: internal White is English *Black* (which moves first), and internal square i is
-  RULES.md square 33 - i (a 180 degree rotation; colours swapped).  The public API undoes both
+  docs/RULES.md square 33 - i (a 180 degree rotation; colours swapped).  The public API undoes both
   (notation 1 = rotate, plus a colour/side swap in ``_change_fen_from_variant``), so its
-  numbering and colours are exactly the RULES.md ones.
+  numbering and colours are exactly the docs/RULES.md ones.
 
 This module drives the internal ``Game`` directly: it is faster than the public API (which builds
 a ``Move`` object with every notation for each legal move) and the mapping is a plain
@@ -102,11 +102,11 @@ def bootstrap() -> None:
 
 
 # --------------------------------------------------------------------------------------------
-# PDN FEN in the RULES.md frame
+# PDN FEN in the docs/RULES.md frame
 # --------------------------------------------------------------------------------------------
 
 WHITE, BLACK = "W", "B"
-# A position: side to move and {square: (colour, is_king)} in the RULES.md frame.
+# A position: side to move and {square: (colour, is_king)} in the docs/RULES.md frame.
 Pieces = Dict[int, Tuple[str, bool]]
 
 
@@ -115,7 +115,7 @@ class FenError(ValueError):
 
 
 def parse_fen(fen: str) -> Tuple[str, Pieces]:
-    """Parse a numeric PDN FEN such as ``W:W21-32,K5:B1-12`` (RULES.md frame)."""
+    """Parse a numeric PDN FEN such as ``W:W21-32,K5:B1-12`` (docs/RULES.md frame)."""
     parts = fen.strip().rstrip(".").split(":")
     if len(parts) != 3 or parts[0] not in (WHITE, BLACK):
         raise FenError(f"bad FEN {fen!r}")
@@ -165,7 +165,7 @@ def fen_problems(side: str, pieces: Pieces) -> List[str]:
 
 
 # --------------------------------------------------------------------------------------------
-# RULES.md frame <-> pydraughts internal Game frame
+# docs/RULES.md frame <-> pydraughts internal Game frame
 # --------------------------------------------------------------------------------------------
 
 def to_internal_square(variant: str, sq: int) -> int:
@@ -177,14 +177,14 @@ def from_internal_square(variant: str, sq: int) -> int:
 
 
 def _to_internal_colour(variant: str, colour: str) -> str:
-    """RULES.md colour -> internal Game colour letter (W = player 2, moving towards square 1)."""
+    """docs/RULES.md colour -> internal Game colour letter (W = player 2, moving towards 1)."""
     if variant == "english":
         return BLACK if colour == WHITE else WHITE
     return colour
 
 
 def to_hub_fen(variant: str, side: str, pieces: Pieces) -> str:
-    """The internal Hub FEN (``W`` + 32 chars) of a RULES.md-frame position."""
+    """The internal Hub FEN (``W`` + 32 chars) of a docs/RULES.md-frame position."""
     board = ["e"] * 32
     for sq, (colour, king) in pieces.items():
         letter = "w" if _to_internal_colour(variant, colour) == WHITE else "b"
@@ -204,7 +204,7 @@ def from_hub_fen(variant: str, hub: str) -> Tuple[str, Pieces]:
 
 
 class PdMove(NamedTuple):
-    """One pydraughts legal move (one jump path), in the RULES.md frame."""
+    """One pydraughts legal move (one jump path), in the docs/RULES.md frame."""
     path: Tuple[int, ...]          # from, landing squares ..., to
     captured: Tuple[int, ...]      # captured squares in capture order (empty for a quiet move)
     crowns: bool                   # the moving piece is a king at the end of the move
@@ -217,7 +217,7 @@ class PdMove(NamedTuple):
         return sep.join(map(str, self.path))
 
     def unique_key(self) -> Tuple[int, int, frozenset, bool]:
-        """Moves with equal keys lead to the same position (RULES.md "one move, two paths")."""
+        """Moves with equal keys lead to the same position (docs/RULES.md "one move, two paths")."""
         return self.path[0], self.path[-1], frozenset(self.captured), self.crowns
 
 
@@ -301,7 +301,7 @@ class Generator:
 
 
 # --------------------------------------------------------------------------------------------
-# Reference data copied from RULES.md
+# Reference data copied from docs/RULES.md
 # --------------------------------------------------------------------------------------------
 
 # Start position perft: depth -> (paths, unique).
@@ -319,7 +319,7 @@ START_MOVES = {
 
 
 def _pp(text: str) -> List[Tuple[int, int]]:
-    """Parse a RULES.md perft row such as ``2/1 8/4 62/31`` (``n`` means paths = unique = n)."""
+    """Parse a docs/RULES.md perft row such as ``2/1 8/4 62/31`` (``n``: paths = unique = n)."""
     out = []
     for cell in text.split():
         paths, _, unique = cell.partition("/")
@@ -327,7 +327,8 @@ def _pp(text: str) -> List[Tuple[int, int]]:
     return out
 
 
-# The "Rule positions" table of RULES.md: (variant, FEN, [(paths, unique) for d = 1, 2, ...], rule).
+# The "Rule positions" table of docs/RULES.md:
+# (variant, FEN, [(paths, unique) for d = 1, 2, ...], rule).
 RULE_POSITIONS = [
     ("english", "B:W26,27:B22", _pp("1 2 4 8 32 56"), "crowned on 31, the move ends"),
     ("english", "B:W17,18,24,25,26,27,28,29,32:B1,2,3,4,6,7,8,9,10,12,K30",

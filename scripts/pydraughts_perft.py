@@ -1,10 +1,10 @@
 #!/usr/bin/env python3
 """Perft counts from pydraughts 0.6.7, an independent source for Crownhead's perft tests.
 
-Counts the leaf nodes of the legal-move tree to each depth in both conventions of RULES.md:
+Counts the leaf nodes of the legal-move tree to each depth in both conventions of docs/RULES.md:
 ``paths`` (every jump path is a move, as pydraughts generates them) and ``unique`` (moves with
 the same from square, to square, captured set and final king status are one move).  FENs are PDN
-FENs in the RULES.md numbering (square 1 = b8, White men on 21-32 moving towards square 1).
+FENs in the docs/RULES.md numbering (square 1 = b8, White men on 21-32 moving towards square 1).
 
 Usage (only python3 is needed; the first run creates the venv ``$CROWNHEAD_VENV``, default
 ``scripts/.venv-pydraughts``, with pydraughts==0.6.7 from PyPI and re-executes itself there):
@@ -14,13 +14,13 @@ Usage (only python3 is needed; the first run creates the venv ``$CROWNHEAD_VENV`
     python3 scripts/pydraughts_perft.py --suite --output positions/pydraughts_perft.txt
 
 ``--divide`` also prints the counts below each root move (full-path notation, e.g. ``22x15x6``).
-``--suite`` computes the RULES.md rule positions (checked against the published numbers) and the
-rule-exercising positions listed in SUITE below, and writes them in the format of
+``--suite`` computes the docs/RULES.md rule positions (checked against the published numbers) and
+the rule-exercising positions listed in SUITE below, and writes them in the format of
 positions/pydraughts_perft.txt:
 
     <variant>;<fen>;<d1 paths>/<d1 unique> <d2 paths>/<d2 unique> ...
 
-Exit status: 0 on success, 1 if pydraughts disagrees with a RULES.md number, 2 on bad input.
+Exit status: 0 on success, 1 if pydraughts disagrees with a docs/RULES.md number, 2 on bad input.
 """
 
 from __future__ import annotations
@@ -35,7 +35,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import pydraughts_bridge as pb  # noqa: E402  (standard library only at import time)
 
 # Positions of our own, each exercising one rule: (variant, FEN, depth, comment).  The moves
-# named in the comments were checked by hand against RULES.md.
+# named in the comments were checked by hand against docs/RULES.md.
 SUITE = [
     ("russian", "W:WK29,27:B5,16,19,22", 6,
      "flying king, landing choice: 29 takes 22 and may only land on 15 or 11 (both go on), "
@@ -123,10 +123,11 @@ def run_suite(args) -> int:
         "# Format: <variant>;<fen>;<d1 paths>/<d1 unique> <d2 paths>/<d2 unique> ...",
         "#   paths: every jump path counts as a move (pydraughts' own convention);",
         "#   unique: moves with the same from, to, captured set and final king status are one.",
-        "# FENs use the RULES.md numbering (1 = b8, 29 = a1, 32 = g1; White men move towards 1).",
+        "# FENs use the docs/RULES.md numbering "
+        "(1 = b8, 29 = a1, 32 = g1; White men move towards 1).",
         "# The comment line above each position names the rule it exercises and lists the moves.",
         "",
-        None,  # header of the RULES.md section, filled in at the end
+        None,  # header of the docs/RULES.md section, filled in at the end
     ]
     disagreements = []
     entries = [(v, fen, min(args.max_depth, len(exp)), rule, exp)
@@ -136,7 +137,7 @@ def run_suite(args) -> int:
     for entry in entries:
         if entry is None:
             lines += ["", "# --- Positions of our own, one rule each (moves named in the comments "
-                          "were checked by hand against RULES.md) ---"]
+                          "were checked by hand against docs/RULES.md) ---"]
             continue
         variant, fen, depth, comment, expected = entry
         side, pieces = pb.parse_fen(fen)
@@ -153,23 +154,24 @@ def run_suite(args) -> int:
         if expected is not None:
             if got != expected[:depth]:
                 disagreements.append((variant, fen, got, expected[:depth]))
-                note = f"  DISAGREES with RULES.md {fmt_counts(*zip(*expected[:depth]))}"
+                note = f"  DISAGREES with docs/RULES.md {fmt_counts(*zip(*expected[:depth]))}"
         moves = " ".join(sorted(m.notation for m in gen.legal_moves(hub)))
         print(f"{variant};{gen.fen(hub)};{fmt_counts(paths, unique)}  "
               f"[{time.time() - t:.1f}s]{note}", flush=True)
-        lines.append(f"# {variant}: {comment}" + (" [RULES.md]" if expected is not None else "")
+        cited = " [docs/RULES.md]" if expected is not None else ""
+        lines.append(f"# {variant}: {comment}{cited}"
                      + f"; pydraughts moves: {moves or '(none)'}" + (f"; {note.strip()}" if note else ""))
         lines.append(f"{variant};{gen.fen(hub)};{fmt_counts(paths, unique)}")
     lines[lines.index(None)] = (
-        "# --- The RULES.md \"Rule positions\" (" +
+        "# --- The docs/RULES.md \"Rule positions\" (" +
         ("pydraughts DISAGREES on some, see the notes" if disagreements else
          "pydraughts agrees with every published number") + ") ---")
     if disagreements:
         for variant, fen, got, exp in disagreements:
             print(f"DISAGREEMENT {variant} {fen}: pydraughts {fmt_counts(*zip(*got))} "
-                  f"RULES.md {fmt_counts(*zip(*exp))}")
+                  f"docs/RULES.md {fmt_counts(*zip(*exp))}")
     else:
-        print(f"pydraughts agrees with all {len(pb.RULE_POSITIONS)} RULES.md rule positions "
+        print(f"pydraughts agrees with all {len(pb.RULE_POSITIONS)} docs/RULES.md rule positions "
               f"(to depth {args.max_depth} or the depth published)")
     if args.output:
         with open(args.output, "w") as fh:
@@ -182,11 +184,12 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--variant", choices=pb.VARIANTS, default="russian")
-    parser.add_argument("--fen", help="PDN FEN in RULES.md numbering (default: start position)")
+    parser.add_argument("--fen",
+                        help="PDN FEN in docs/RULES.md numbering (default: start position)")
     parser.add_argument("--depth", type=int, default=5)
     parser.add_argument("--divide", action="store_true", help="also print counts per root move")
     parser.add_argument("--suite", action="store_true",
-                        help="compute the RULES.md rule positions and our own rule positions")
+                        help="compute the docs/RULES.md rule positions and our own rule positions")
     parser.add_argument("--max-depth", type=int, default=6, help="deepest depth for --suite")
     parser.add_argument("--output", help="with --suite: write the positions file here")
     args = parser.parse_args()

@@ -91,7 +91,7 @@ def main() -> None:
                       "--threads", "1"]) for _ in range(a.runs)]
         rus = [timed([a.binary, "perft", "--variant", "russian", "--depth", "10",
                       "--threads", "1"]) for _ in range(a.runs)]
-        leaves = 388_617_999  # english perft 12 from the start (RULES.md, distinct moves)
+        leaves = 388_617_999  # english perft 12 from the start (docs/RULES.md, distinct moves)
         print(f"perft: english 12 median {leaves / statistics.median(eng) / 1e6:.0f} M leaves/s "
               f"({statistics.median(eng):.2f} s); russian 10 median {statistics.median(rus):.3f} s")
 

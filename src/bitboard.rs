@@ -1,8 +1,8 @@
 //! The board's vocabulary: `Bitboard` (the 32 dark squares in a padded 35-bit layout), `Square`,
 //! `Color` and the four diagonal directions.
 //!
-//! Square `s` (0-based, numeric square `s + 1` in the PDN frame of RULES.md, square 1 = b8 at the
-//! top left, seen from White) lives at bit `s + s / 8`. Bits 8, 17 and 26 are "ghost" bits that are
+//! Square `s` (0-based, numeric square `s + 1` in the PDN frame of docs/RULES.md, square 1 = b8
+//! at the top left, seen from White) lives at bit `s + s / 8`. Bits 8, 17 and 26 are "ghost" bits that are
 //! never set: with them in place every diagonal step is the same shift everywhere on the board
 //! (up-left `>> 5`, up-right `>> 4`, down-left `<< 4`, down-right `<< 5`), and a step off the left
 //! or right edge lands on a ghost bit or outside the 35 board bits, which the `BOARD` mask removes.

@@ -21,10 +21,9 @@ pub struct Weights {
     pub king_endgame: i32,
     /// A man by square, from its own side: the board as White sees it, rank 8 first, so
     /// `man_square[row][k]` is a White man on square `4 * row + k + 1` and a Black man on the
-    /// square turned round (33 less that). Tempo and placement in one table, fitted square by
-    /// square (`scripts/tune.py squares`); the board is not symmetric left to right (double
-    /// and single corners), so each square has its own weight. Row 0, where a man is crowned,
-    /// stays 0.
+    /// square turned round (33 less that). Tempo and placement in one table; the board is not
+    /// symmetric left to right (double and single corners), so each square has its own weight.
+    /// Row 0, where a man is crowned, stays 0.
     pub man_square: [[i32; 4]; 8],
     /// A man still on each square of its back rank (a1, c1, e1, g1 from White's side) while
     /// the opponent has men that could crown.
@@ -64,13 +63,7 @@ pub struct Weights {
     pub chase: i32,
 }
 
-/// The russian weights. Every term but material and trapped kings is scaled by a Texel fit of
-/// self-play games (`scripts/tune.py`) with a fifth of the games held out and the multipliers
-/// bounded to [0.5, 2]; trapped kings, too rare in the games to fit, keep their hand value.
-/// The men's table was then fitted square by square (`tune.py squares`) on the same kind of
-/// games, from the scaled tempo, centre and edge terms. Support and balance came last, fitted
-/// together with the rest fixed. The men's table was then fitted again (L2 1e-7) on 3000 fresh
-/// self-play games of that engine.
+/// The russian weights, fitted to self-play games by `scripts/tune.py` (how: docs/TUNING.md).
 pub const RUSSIAN: Weights = Weights {
     man: 100,
     king: 250,
@@ -103,15 +96,8 @@ pub const RUSSIAN: Weights = Weights {
     chase: 6,
 };
 
-/// The english weights. Every term but material is scaled by a Texel fit of self-play games
-/// (`scripts/tune.py`) with a fifth of the games held out and the multipliers bounded to
-/// [0.5, 2], on top of an earlier fit without a held-out set. King strength, mobility, runaway
-/// men and the hunt, which that earlier fit had set to zero and which kept their hand values,
-/// now stand at half those values, the bound; the main road is no english term and stays zero.
-/// The men's table was then fitted square by square (`tune.py squares`) on the same kind of
-/// games, from the scaled tempo, centre and edge terms. Support and balance came last, fitted
-/// together (with a worth of pieces growing in the endgame, which gained nothing in self-play
-/// and was dropped) with the rest fixed.
+/// The english weights, fitted to self-play games by `scripts/tune.py` (how: docs/TUNING.md);
+/// the main road is no english term and stays zero.
 pub const ENGLISH: Weights = Weights {
     man: 100,
     king: 140,

@@ -1,7 +1,5 @@
-//! Crownhead: a checkers engine for Russian and English draughts.
-//!
-//! The rules core (board, position, move generation, notation, games, perft) sits at the bottom;
-//! the command-line program and protocols are built on it.
+// The crate's documentation is README.md, whose library example runs as a doctest.
+#![doc = include_str!("../README.md")]
 #![warn(missing_docs)]
 
 pub mod bitboard;

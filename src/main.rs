@@ -75,7 +75,6 @@ enum Command {
         #[arg(long)]
         weights: Option<String>,
     },
-    // --- tools (branch tools): thin dispatch to crownhead::tools ---
     /// Analyse every move of PDN games (or positions with --fens) with the engine.
     Analyze(crownhead::tools::analyze::AnalyzeArgs),
     /// Play two engines (separate processes) against each other.
@@ -84,7 +83,6 @@ enum Command {
     Play(crownhead::tools::play::PlayArgs),
     /// Play the engine against itself and record positions, scores and results for training.
     Selfplay(crownhead::tools::selfplay::SelfplayArgs),
-    // --- end tools ---
 }
 
 /// The command-line tools end quietly when their reader goes away (`crownhead bench | head`), as
@@ -147,12 +145,10 @@ fn main() -> ExitCode {
             algebraic,
         }) => run_moves(variant, paths, algebraic),
         Some(Command::Evaluate { variant, weights }) => run_evaluate(variant, weights),
-        // --- tools ---
         Some(Command::Analyze(args)) => crownhead::tools::analyze::run(args),
         Some(Command::Match(args)) => crownhead::tools::matches::run(args),
         Some(Command::Play(args)) => crownhead::tools::play::run(args),
         Some(Command::Selfplay(args)) => crownhead::tools::selfplay::run(&args),
-        // --- end tools ---
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

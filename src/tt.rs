@@ -133,7 +133,7 @@ impl std::ops::DerefMut for Words {
 
 impl Drop for Words {
     fn drop(&mut self) {
-        // SAFETY: allocated in `new` with this same layout.
+        // SAFETY: allocated in `try_new` with this same layout.
         unsafe { std::alloc::dealloc(self.ptr.as_ptr() as *mut u8, Words::layout(self.len.max(1))) }
     }
 }

@@ -34,8 +34,15 @@ fn loss_of(record: &str) -> i32 {
     digits.parse().expect("a numeric loss")
 }
 
+/// A file of the planted game, one per call: the tests run at once, and one rewriting a shared
+/// file while another reads it gave that one an empty file.
 fn planted_file() -> String {
-    let path = std::env::temp_dir().join(format!("crownhead-analyze-{}.pdn", std::process::id()));
+    static CALLS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let call = CALLS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let path = std::env::temp_dir().join(format!(
+        "crownhead-analyze-{}-{call}.pdn",
+        std::process::id()
+    ));
     std::fs::write(&path, PLANTED).unwrap();
     path.display().to_string()
 }

@@ -1,12 +1,13 @@
-//! The draw rules of RULES.md on `crownhead::Game`: for each rule, a game that triggers it exactly
-//! at the right move (and not one move earlier) and a near-miss game that must not.
+//! The draw rules of docs/RULES.md on `crownhead::Game`: for each rule, a game that triggers it
+//! exactly at the right move (and not one move earlier) and a near-miss game that must not.
 //!
 //! Long games are played by a small deterministic driver: at each ply it takes a move of the kind
 //! the test asks for (a king move, a man move, a crowning, a capture or a given text) such that
 //! afterwards neither side has a capture (so no capture is ever forced) and no position occurs a
 //! third time (the driver keeps its own count, independent of `Game`), preferring the least-seen
-//! position and then the first move text. The ply at which each rule fires follows from RULES.md:
-//! a "move" of a side is one ply of that side; "15 moves by both sides" is 30 plies.
+//! position and then the first move text. The ply at which each rule fires follows from
+//! docs/RULES.md, "Draw rules": a "move" of a side is one ply of that side; "15 moves by both
+//! sides" is 30 plies.
 
 use crownhead::bitboard::MAIN_ROAD;
 use crownhead::{Color, DrawRule, EndReason, Game, GameResult, Move, Outcome, Position, Variant};

@@ -1,13 +1,13 @@
 //! Won endings played out: the engine plays both sides at a fixed depth on one thread, and the
 //! strong side must win (capture the lone king or leave it without a move) before a draw rule of
-//! RULES.md ends the game.
+//! docs/RULES.md ends the game.
 //!
 //! Every start position is a forced win by theory, and the length of the shortest forced win
 //! against the best defence was computed by `scripts/kings_ending.py`, an exhaustive retrograde
-//! solver written from RULES.md alone (no code shared with Crownhead). For russian it applies the
-//! 5-move rules (7.2.7 lone king on the main road; 7.2.8 in the smaller endings a capture leads
-//! to); the 15-move rule is then met when the win takes at most 15 moves of the strong side. The lengths
-//! are given with each position, in plies and in moves of the strong side.
+//! solver written from docs/RULES.md alone (no code shared with Crownhead). For russian it
+//! applies the 5-move rules (7.2.7 lone king on the main road; 7.2.8 in the smaller endings a
+//! capture leads to); the 15-move rule is then met when the win takes at most 15 moves of the
+//! strong side. The lengths are given with each position, in plies and in moves of the strong side.
 
 use crownhead::variant::lone_king_ending;
 use crownhead::{

@@ -1,25 +1,53 @@
 //! `crownhead match` end to end: engines in their own processes, games adjudicated by the rules,
 //! faults (illegal move, crash, hang) scored and counted apart, every game saved as PDN that
-//! reads back to the same result. The stand-in engine is `examples/uci_fixture.rs`; the match of
-//! Crownhead against itself needs the UCI-style dialect in the binary (branch proto).
+//! reads back to the same result. The stand-in engine is `examples/uci_fixture.rs`, which the
+//! tests build themselves when cargo has not (`cargo test --test match` builds no examples).
 
 use crownhead::pdn::read_games;
 use crownhead::Variant;
 use std::path::PathBuf;
 use std::process::Command;
+use std::sync::OnceLock;
 
 fn crownhead() -> PathBuf {
     PathBuf::from(env!("CARGO_BIN_EXE_crownhead"))
 }
 
-/// Cargo builds the examples with the tests, next to the binary.
+/// The stand-in engine, `examples/uci_fixture.rs`, built once per run with the profile of this
+/// test (so that it lands next to the binary, and is already fresh after a plain `cargo test`,
+/// which builds the examples too).
 fn fixture() -> String {
-    let path = crownhead()
-        .parent()
-        .unwrap()
-        .join("examples")
-        .join("uci_fixture");
-    assert!(path.exists(), "{} is built by cargo test", path.display());
+    static BUILT: OnceLock<PathBuf> = OnceLock::new();
+    let path = BUILT.get_or_init(|| {
+        let dir = crownhead()
+            .parent()
+            .expect("the binary's directory")
+            .to_path_buf();
+        // target/debug holds the test profile's artefacts, target/<name> those of any other.
+        let profile = match dir.file_name().and_then(|n| n.to_str()) {
+            Some("debug") | None => "test".to_string(),
+            Some(name) => name.to_string(),
+        };
+        let status = Command::new(env!("CARGO"))
+            .args([
+                "build",
+                "--quiet",
+                "--example",
+                "uci_fixture",
+                "--profile",
+                &profile,
+            ])
+            .current_dir(env!("CARGO_MANIFEST_DIR"))
+            .status()
+            .expect("cargo runs");
+        assert!(
+            status.success(),
+            "cargo build --example uci_fixture --profile {profile} failed"
+        );
+        let path = dir.join("examples").join("uci_fixture");
+        assert!(path.exists(), "{} was not built", path.display());
+        path
+    });
     path.display().to_string()
 }
 

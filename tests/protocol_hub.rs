@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::{printable, Engine};
+use common::{printable, Engine, SLACK};
 use crownhead::{parse_fen, Game, Move, Variant};
 use std::time::{Duration, Instant};
 
@@ -17,7 +17,7 @@ fn ping(e: &mut Engine) -> Vec<String> {
     lines
 }
 
-/// Maps a wire square to RULES.md in a frame (the engine's `Frame::map_square`, restated).
+/// Maps a wire square to docs/RULES.md in a frame (the engine's `Frame::map_square`, restated).
 fn map(frame: &str, variant: Variant, n: u32) -> u32 {
     match (frame, variant) {
         ("pydraughts06", Variant::Russian) => (7 - (n - 1) / 4) * 4 + (n - 1) % 4 + 1,
@@ -161,11 +161,8 @@ fn ping_stop_and_ponder_during_a_search() {
     let t = Instant::now();
     e.send("ping");
     e.expect_prefix("pong");
-    assert!(
-        t.elapsed() < Duration::from_millis(100),
-        "pong took {:?}",
-        t.elapsed()
-    );
+    // At once means before the search ends, which it never does by itself: SLACK bounds it.
+    assert!(t.elapsed() < SLACK, "pong took {:?}", t.elapsed());
     e.send("stop");
     e.expect_prefix("done move=");
     // Ponder: the answer waits for ponder-hit even though the depth is reached at once.

@@ -1,4 +1,4 @@
-//! One test per rule point of RULES.md: the exact list of legal moves, written in full (every
+//! One test per rule point of docs/RULES.md: the exact list of legal moves, written in full (every
 //! landing square), in a position where that rule decides it. Every expected list was worked out
 //! by hand from the rules text and the board geometry; the reasoning is in each test.
 //!
@@ -112,8 +112,8 @@ fn turkish_strike_captured_pieces_block() {
         "W:WKa1:Bd4,g5,g3,c5",
         &["a1:e5:h2", "a1:f6:h4:e1", "a1:f6:h4:f2"],
     );
-    // The RULES.md position: g3 over f4 to e5 (then over g7 to h8, or over d4 to c3 and over b4
-    // to a5) or to d6 (then over b4 to a3); g1 over d4 to c5, then over b4 to a3.
+    // The docs/RULES.md rule position: g3 over f4 to e5 (then over g7 to h8, or over d4 to c3
+    // and over b4 to a5) or to d6 (then over b4 to a3); g1 over d4 to c5, then over b4 to a3.
     assert_moves(
         RU,
         "W:WK24,K32:B8,16,17,18,19,28",
@@ -134,10 +134,10 @@ fn turkish_strike_no_piece_is_jumped_twice() {
 
 #[test]
 fn russian_man_crowned_mid_capture_goes_on_as_king() {
-    // RULES.md: h6 over g7 to f8 (crowned), then as a king over c5 to b4 (a3 would end the
+    // docs/RULES.md: h6 over g7 to f8 (crowned), then as a king over c5 to b4 (a3 would end the
     // move, b4 goes on), then over d2 to e1.
     assert_moves(RU, "W:W12:B8,14,26", &["h6:f8:b4:e1"]);
-    // RULES.md: black c3 over d2 to e1 (crowned), then over f2 to g3 or h4.
+    // docs/RULES.md: black c3 over d2 to e1 (crowned), then over f2 to g3 or h4.
     assert_moves(RU, "B:W26,27:B22", &["c3:e1:g3", "c3:e1:h4"]);
     let pos = parse_fen("W:W12:B8,14,26").unwrap();
     let mv = RU.legal_moves(&pos)[0];
@@ -183,14 +183,14 @@ fn two_paths_one_move() {
         ["22x13x6x15x22", "22x15x6x13x22"]
     );
     assert_eq!(list(EN, fen, Counting::Unique).len(), 1);
-    // RULES.md king ring: 30x21x14x23x30 and 30x23x14x21x30 are one move.
+    // docs/RULES.md king ring: 30x21x14x23x30 and 30x23x14x21x30 are one move.
     let fen = "B:W17,18,24,25,26,27,28,29,32:B1,2,3,4,6,7,8,9,10,12,K30";
     assert_eq!(
         list(EN, fen, Counting::Paths),
         ["30x21x14x23x30", "30x23x14x21x30"]
     );
     assert_eq!(list(EN, fen, Counting::Unique).len(), 1);
-    // RULES.md diamond loop: d6 around c5, c3, e3, e5 both ways is one move; b6:d4 and f6:d4.
+    // docs/RULES.md diamond loop: d6 around c5, c3, e3, e5 both ways is one move; b6:d4 and f6:d4.
     let fen = "B:W14,15,22,23,24,25,27,28,29,30,31,32:B1,2,3,4,5,7,8,9,10,11,12";
     assert_eq!(
         list(RU, fen, Counting::Paths),

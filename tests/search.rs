@@ -7,6 +7,12 @@ use crownhead::{
 };
 use std::time::{Duration, Instant};
 
+/// The room a timed search gets beyond its limit: enough that a loaded machine (two cores shared
+/// with builds) never fails a test, while a search that ignores its limit or its stop still
+/// does. These tests check behaviour, not speed; `scripts/time_use.py` measures stop latency and
+/// time use.
+const SLACK: Duration = Duration::from_secs(2);
+
 fn search(game: &Game, limits: Limits, options: SearchOptions) -> (SearchOutcome, Vec<SearchInfo>) {
     let mut searcher = Searcher::new(options);
     let mut infos = Vec::new();
@@ -244,7 +250,7 @@ fn movetime_is_kept() {
         },
     );
     assert!(
-        start.elapsed() < Duration::from_millis(300),
+        start.elapsed() < Duration::from_millis(100) + SLACK,
         "{:?}",
         start.elapsed()
     );
@@ -270,7 +276,7 @@ fn stop_and_ponderhit_end_the_search() {
     });
     assert!(out.best.is_some());
     assert!(
-        start.elapsed() < Duration::from_millis(400),
+        start.elapsed() < Duration::from_millis(100) + SLACK,
         "{:?}",
         start.elapsed()
     );
@@ -292,7 +298,7 @@ fn stop_and_ponderhit_end_the_search() {
     assert!(out.best.is_some());
     assert!(start.elapsed() >= Duration::from_millis(200));
     assert!(
-        start.elapsed() < Duration::from_millis(500),
+        start.elapsed() < Duration::from_millis(250) + SLACK,
         "{:?}",
         start.elapsed()
     );

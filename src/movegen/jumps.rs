@@ -293,7 +293,7 @@ fn king_jumps_inline<R: Rules, K: Sink>(
             continue;
         }
         // A flying king may stop on any empty square beyond the victim, but where some of those
-        // squares let the capture go on it must stop on one of them (RULES.md, russian).
+        // squares let the capture go on it must stop on one of them (docs/RULES.md, russian).
         let mut stops: [Bitboard; 8] = [0; 8];
         let mut n_stops = 0;
         let mut continued = false;

@@ -1,6 +1,6 @@
-//! Hub protocol v2 (Scan 3.1's), extended to 8x8 as protocols.md section 6 recommends: `pos`
-//! takes 1+32 characters (or a PDN FEN via `fen=`), and the `frame` param chooses how move text
-//! numbers the squares (see `Frame`). Output respects pydraughts' parser: every argument is
+//! Hub protocol v2 (Scan 3.1's), extended to 8x8 (docs/PROTOCOL.md, "Hub v2, extended to 8x8"):
+//! `pos` takes 1+32 characters (or a PDN FEN via `fen=`), and the `frame` param chooses how move
+//! text numbers the squares (see `Frame`). Output respects pydraughts' parser: every argument is
 //! `key=value` with no `=` inside a value, and `done` has the move first and at most a `ponder`.
 //!
 //! As in Scan, a line other than `ping`, `ponder-hit` or `stop` that arrives during a search

@@ -6,12 +6,13 @@ use super::ProtocolError;
 use crate::search::SearchOptions;
 use crate::variant::Variant;
 
-/// How Hub move text numbers the squares (protocols.md sections 2 and 6).
+/// How Hub move text numbers the squares (docs/PROTOCOL.md, "What 8x8 Hub clients send").
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub enum Frame {
-    /// `pos` and moves alike in the numbering of RULES.md: pydraughts 0.5.x and lidraughts-bot.
-    /// For english, pydraughts' frame is RULES.md turned round with colours swapped; the rules
-    /// are symmetric under that mirror, so reading its text literally plays the same game.
+    /// `pos` and moves alike in the numbering of docs/RULES.md: pydraughts 0.5.x and
+    /// lidraughts-bot. For english, pydraughts' frame is that numbering turned round with colours
+    /// swapped; the rules are symmetric under that mirror, so reading its text literally plays
+    /// the same game.
     #[default]
     Consistent,
     /// pydraughts 0.6: `pos` in the frame above, moves in the variant's own numbering (russian
@@ -28,12 +29,12 @@ impl Frame {
         }
     }
 
-    /// Maps a square number between the wire and RULES.md. Every mapping is an involution, so
+    /// Maps a square number between the wire and docs/RULES.md. Every mapping is an involution, so
     /// the same function reads and writes.
     pub fn map_square(self, variant: Variant, n: u32) -> u32 {
         match (self, variant) {
             (Frame::Consistent, _) => n,
-            // Row reversal: pydraughts' russian square 1 is a1, RULES.md's is b8.
+            // Row reversal: pydraughts' russian square 1 is a1, docs/RULES.md's is b8.
             (Frame::Pydraughts06, Variant::Russian) => (7 - (n - 1) / 4) * 4 + (n - 1) % 4 + 1,
             (Frame::Pydraughts06, Variant::English) => 33 - n,
         }
@@ -400,7 +401,7 @@ mod tests {
                 }
             }
         }
-        // protocols.md: pydraughts 0.6 russian 9-13 (a3-b4) is 21-17 in RULES.md.
+        // docs/PROTOCOL.md: pydraughts 0.6 russian 9-13 (a3-b4) is 21-17 in docs/RULES.md.
         assert_eq!(Frame::Pydraughts06.map_square(Variant::Russian, 9), 21);
         assert_eq!(Frame::Pydraughts06.map_square(Variant::Russian, 13), 17);
     }

@@ -7,6 +7,14 @@ use std::time::Duration;
 /// the tools) refuses a larger depth with this range in its message.
 pub const MAX_DEPTH: u32 = 100;
 
+/// The deepest ply from the root a search can reach, extensions and quiescence included: the
+/// size of the per-ply tables (killers, principal variations). A node on the last of these
+/// plies is evaluated statically.
+pub const MAX_PLY: usize = 128;
+
+// A search to `MAX_DEPTH` leaves plies beyond it for extensions and quiescence.
+const _: () = assert!((MAX_DEPTH as usize) < MAX_PLY);
+
 /// A side's clock as a GUI or match runner reports it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub struct Clock {

@@ -20,7 +20,7 @@ mod time;
 mod tree;
 mod worker;
 
-pub use limits::{Clock, Limits, MAX_DEPTH};
+pub use limits::{Clock, Limits, MAX_DEPTH, MAX_PLY};
 pub use score::Score;
 
 use crate::game::Game;

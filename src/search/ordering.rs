@@ -2,13 +2,11 @@
 //! crowning moves, the killers of this ply, and the rest by history. Scores are computed once per
 //! node and the best remaining move is picked lazily, since a cut often comes early.
 
+use super::MAX_PLY;
 use crate::bitboard::Color;
 use crate::moves::Move;
 use crate::position::Position;
 use crate::tt::{code_is_quiet, code_squares, move_code};
-
-/// The deepest ply the search tables cover.
-pub(crate) const MAX_PLY: usize = 128;
 
 const HASH_MOVE: i32 = 1 << 30;
 const CAPTURE: i32 = 1 << 24;

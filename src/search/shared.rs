@@ -261,8 +261,9 @@ pub(crate) enum Crumb {
 }
 
 impl Breadcrumbs {
-    /// Only nodes this close to the root are marked: deeper, the overlap costs little.
-    pub(crate) const MAX_PLY: usize = 8;
+    /// Only nodes this close to the root (fewer plies from it) are marked: deeper, the overlap
+    /// costs little.
+    pub(crate) const MARK_PLIES: usize = 8;
     /// Only nodes with this much depth left are marked.
     pub(crate) const MIN_DEPTH: i32 = 4;
 
@@ -282,7 +283,7 @@ impl Breadcrumbs {
     #[inline]
     pub(crate) fn enter(&self, key: u64, id: usize, ply: usize, depth: i32) -> Crumb {
         // Ply and depth first: they are in registers, and rule out most nodes.
-        if ply >= Self::MAX_PLY || depth < Self::MIN_DEPTH || self.slots.is_empty() {
+        if ply >= Self::MARK_PLIES || depth < Self::MIN_DEPTH || self.slots.is_empty() {
             return Crumb::None;
         }
         let i = (key as usize) & (self.slots.len() - 1);

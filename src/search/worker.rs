@@ -4,10 +4,10 @@
 //! (captures are compulsory, so a position with one is never evaluated statically).
 
 use super::movestack::MoveStack;
-use super::ordering::{Ordering, MAX_PLY};
+use super::ordering::Ordering;
 use super::shared::{Crumb, Shared};
 use super::tree::{self, KeyStack};
-use super::Score;
+use super::{Score, MAX_PLY};
 use crate::bitboard::Color;
 use crate::eval::evaluate_for;
 use crate::movegen::{capturers, has_capture, opponent_has_capture, search_captures, search_moves};
@@ -32,10 +32,7 @@ const REDUCE_FROM_INDEX: usize = 3;
 /// (internal iterative reduction). Without a hash move its moves are ordered blind, so a full
 /// search of it costs the most and tells the least; the shallower search is cheap, and it
 /// leaves a best move in the table for the next iteration, which searches the node again with
-/// its full depth. Self-play against the engine without it, at 20 ms per move: russian
-/// +64.7 +- 12.8 Elo in 1000 games (274-636-90), english +91.1 +- 12.7 in 1319 (478-701-140);
-/// russian at 60 ms, +78.1 +- 17.4 in 439 (116-304-19). The tactics suite gives the same
-/// counts as without it at depths 4 to 12.
+/// its full depth. The evidence is in docs/TUNING.md.
 const REDUCE_UNKNOWN_FROM_DEPTH: i32 = 4;
 
 /// Static pruning near the leaves, per variant (see `static_cut`).
@@ -50,10 +47,8 @@ struct StaticPruning {
     razor_margin: i32,
 }
 
-/// `STATIC_PRUNING[variant]`, the depths chosen by self-play at 20 ms per move, 4000 games
-/// each against 4 and 3: in russian 6 and 4, +10.5 +- 6.7 (826-2469-705); in english 6 and 4,
-/// +13.1 +- 7.5 (1037-2077-886). The cut margins, 4000 games each against 60: in english 45
-/// gave +8.4 +- 7.5 (1018-2061-921); in russian only +3.3 +- 6.6, so russian keeps 60.
+/// `STATIC_PRUNING[variant]`: how deep, and by what margins, each variant prunes statically
+/// (values chosen by self-play: docs/TUNING.md).
 const STATIC_PRUNING: [StaticPruning; 2] = [
     StaticPruning {
         cut_depth: 6,
@@ -72,10 +67,8 @@ const STATIC_PRUNING: [StaticPruning; 2] = [
 /// Whether a leaf (no depth left) whose side to move has no capture, but whose opponent would
 /// have one, is searched one ply more, per variant (`Worker::extends_threat`). Quiescence
 /// resolves captures, not threats: the static evaluation of such a leaf cannot tell a man that
-/// is lost from one that can step away or be defended. Self-play at 20 ms per move, against
-/// the engine without it: english +7.8 +- 7.6 in 4000 games (1041-2008-951); russian only
-/// +4.7 +- 8.8 in 2299 games (454-1422-423), and -2.1 +- 16.3 in 665 with one extension a
-/// path, so russian stays off. The english half of the bench searches 19% more nodes.
+/// is lost from one that can step away or be defended. It pays in english only (self-play:
+/// docs/TUNING.md).
 const THREAT_EXTENSION: [bool; 2] = [false, true];
 
 /// The late-move reductions by depth and move index, both capped at 63.
@@ -404,7 +397,7 @@ impl<'a, R: Rules> Worker<'a, R> {
     /// Static pruning of a quiet node near the leaves: its static evaluation, when that is so
     /// far above beta (by the variant's `cut_margin` a ply) that a search would almost surely
     /// cut, or so far below alpha (razoring, by `razor_margin` a ply) that it would almost
-    /// surely fail low. Self-play and the tactics suite at low depths gave the conditions:
+    /// surely fail low. The conditions (self-play and the tactics suite: docs/TUNING.md):
     /// - never on the principal variation, nor with a win or loss in the window;
     /// - only in a quiet position, where neither side has a capture: a capture pending or
     ///   threatened is a shot the evaluation cannot see;

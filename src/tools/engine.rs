@@ -26,7 +26,7 @@ use std::time::{Duration, Instant};
 pub enum Protocol {
     /// The UCI-style dialect.
     Uci,
-    /// Hub version 2 with 1+32 character positions in the RULES.md numbering.
+    /// Hub version 2 with 1+32 character positions in the docs/RULES.md numbering.
     Hub,
 }
 
@@ -104,8 +104,8 @@ pub struct Reply {
     pub elapsed: Duration,
 }
 
-/// A running engine process.
-pub struct Engine {
+/// The match tool's side of a running engine process: starts it, speaks its protocol, stops it.
+pub struct EngineClient {
     /// The name the engine gave (`id name`), or its command.
     pub id: String,
     /// The name used in reports and PDN (the id, or the id with a number in self-play).
@@ -117,14 +117,14 @@ pub struct Engine {
     lines: Receiver<String>,
 }
 
-impl Engine {
+impl EngineClient {
     /// Starts `command` through `sh -c` and completes the handshake within `timeout`.
     pub fn start(
         command: &str,
         protocol: Protocol,
         variant: Variant,
         timeout: Duration,
-    ) -> Result<Engine, Failure> {
+    ) -> Result<EngineClient, Failure> {
         let mut child = Command::new("sh")
             .arg("-c")
             .arg(command)
@@ -152,7 +152,7 @@ impl Engine {
                 }
             }
         });
-        let mut engine = Engine {
+        let mut engine = EngineClient {
             id: command.to_string(),
             name: command.to_string(),
             protocol,
@@ -414,7 +414,7 @@ impl Engine {
     }
 }
 
-impl Drop for Engine {
+impl Drop for EngineClient {
     fn drop(&mut self) {
         if let Ok(None) = self.child.try_wait() {
             self.kill();

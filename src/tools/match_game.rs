@@ -4,7 +4,7 @@
 //! crash or a time forfeit loses for the engine at fault. The game comes back as PDN with the
 //! time, score and clock of every move and the reason for the result.
 
-use super::engine::{Engine, Failure, Go};
+use super::engine::{EngineClient, Failure, Go};
 use super::openings::Opening;
 use crate::bitboard::Color;
 use crate::game::{EndReason, GameResult, Outcome};
@@ -137,8 +137,8 @@ impl Streaks {
 
 /// Plays one game between two running engines from `opening`.
 pub fn play_game(
-    white: &mut Engine,
-    black: &mut Engine,
+    white: &mut EngineClient,
+    black: &mut EngineClient,
     opening: &Opening,
     s: &GameSettings,
 ) -> GameRecord {

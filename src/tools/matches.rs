@@ -5,7 +5,7 @@
 //! next game. A progress line is printed as each game ends, and the report at the end gives wins,
 //! draws and losses, Elo with its 95% error bar, the SPRT state, and the faults of each engine.
 
-use super::engine::{Engine, Failure, Protocol};
+use super::engine::{EngineClient, Failure, Protocol};
 use super::match_game::{play_game, Control, Fault, GameRecord, GameSettings};
 use super::openings::{builtin, parse_openings, Opening};
 use super::stats::{sprt_bounds, sprt_state, SprtState, Tally};
@@ -198,7 +198,7 @@ pub fn run(args: MatchArgs) -> Result<(), String> {
     std::thread::scope(|scope| {
         for _ in 0..concurrency {
             scope.spawn(|| {
-                let mut engines: [Option<Engine>; 2] = first_pair
+                let mut engines: [Option<EngineClient>; 2] = first_pair
                     .lock()
                     .unwrap_or_else(|p| p.into_inner())
                     .take()
@@ -321,8 +321,8 @@ fn start_both(
     commands: &[String],
     protocol: Protocol,
     s: &GameSettings,
-) -> Result<[Engine; 2], StartError> {
-    let [a, b] = [0, 1].map(|i| Engine::start(&commands[i], protocol, s.variant, s.timeout));
+) -> Result<[EngineClient; 2], StartError> {
+    let [a, b] = [0, 1].map(|i| EngineClient::start(&commands[i], protocol, s.variant, s.timeout));
     match (a, b) {
         (Ok(a), Ok(b)) => Ok([a, b]),
         (a, b) => {
@@ -340,7 +340,7 @@ fn start_both(
 /// that cannot restart loses the game by a crash, its own fault whatever the other engine does;
 /// when neither can, no game can be played and the match must stop.
 fn play_one(
-    engines: &mut [Option<Engine>; 2],
+    engines: &mut [Option<EngineClient>; 2],
     commands: &[String],
     names: &[String; 2],
     protocol: Protocol,
@@ -351,7 +351,7 @@ fn play_one(
     let mut failed = Vec::new();
     for i in 0..2 {
         if engines[i].is_none() {
-            match Engine::start(&commands[i], protocol, s.variant, s.timeout) {
+            match EngineClient::start(&commands[i], protocol, s.variant, s.timeout) {
                 Ok(e) => engines[i] = Some(e),
                 Err(f) => failed.push((i + 1, commands[i].clone(), f)),
             }

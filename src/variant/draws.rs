@@ -1,6 +1,6 @@
-//! The counters behind the draw rules of RULES.md, kept move by move so that the game record and
-//! the search share one implementation. Which counter ends a game, and when, is each variant's
-//! own `Rules::draw_rule`.
+//! The counters behind the draw rules of docs/RULES.md ("Draw rules"), kept move by move so that
+//! the game record and the search share one implementation. Which counter ends a game, and when,
+//! is each variant's own `Rules::draw_rule`.
 
 use crate::bitboard::{self, Bitboard, Color};
 use crate::moves::Move;

@@ -18,10 +18,10 @@ impl Rules for Russian {
 }
 
 impl DrawRules for Russian {
-    /// FMJD-64 rules 7.2.3 to 7.2.8 (RULES.md). The endings with a lone king are checked first:
-    /// when one of them and the general 7.2.3 fire on the same move (three kings against one,
-    /// where the 15th move of the stronger side often completes 15 king-only moves of both
-    /// sides), the specific rule is the reason given.
+    /// FMJD-64 rules 7.2.3 to 7.2.8 (docs/RULES.md, "Draw rules"). The endings with a lone king
+    /// are checked first: when one of them and the general 7.2.3 fire on the same move (three
+    /// kings against one, where the 15th move of the stronger side often completes 15 king-only
+    /// moves of both sides), the specific rule is the reason given.
     fn draw_rule(c: &DrawCounters, pos: &Position) -> Option<DrawRule> {
         if let Some(rule) = lone_king_rule(c, pos) {
             return Some(rule);
