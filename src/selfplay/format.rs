@@ -13,7 +13,7 @@
 //!   is 30000 less its distance in plies), flags (u8: bit 0 set when Black is to move, bits 1-2
 //!   the game's result from White's view as in the marker) and the ply (u8, at most 255).
 
-use crate::bitboard::{squares, Bitboard, Color};
+use crate::bitboard::{Bitboard, Color};
 use crate::game::GameResult;
 use crate::position::Position;
 use crate::variant::Variant;
@@ -126,16 +126,18 @@ fn variant_code(variant: Variant) -> u8 {
     }
 }
 
-/// The 32-bit set of PDN squares (bit n - 1 for square n) of a bitboard.
+/// The 32-bit set of PDN squares (bit n - 1 for square n) of a bitboard: its four rows of 8
+/// bits without the ghost bit after each (square s lives at bit s + s / 8).
+#[inline]
 pub fn dense(bb: Bitboard) -> u32 {
-    squares(bb).fold(0, |acc, s| acc | 1 << s.index())
+    ((bb & 0xFF) | (bb >> 1 & 0xFF00) | (bb >> 2 & 0xFF_0000) | (bb >> 3 & 0xFF00_0000)) as u32
 }
 
 /// The bitboard of a 32-bit set of PDN squares.
+#[inline]
 pub fn padded(set: u32) -> Bitboard {
-    (0..32)
-        .filter(|s| set >> s & 1 == 1)
-        .fold(0, |acc, s| acc | 1u64 << (s + s / 8))
+    let set = u64::from(set);
+    (set & 0xFF) | (set & 0xFF00) << 1 | (set & 0xFF_0000) << 2 | (set & 0xFF00_0000) << 3
 }
 
 fn result_code(r: GameResult) -> u8 {
@@ -259,6 +261,19 @@ pub fn read_all(mut input: impl Read) -> Result<(Variant, Vec<Record>), DataErro
 mod tests {
     use super::*;
     use crate::notation::fen::parse_fen;
+
+    #[test]
+    fn dense_sets_number_the_squares_from_bit_0() {
+        let mut rng = crate::selfplay::game::SplitMix(5);
+        for _ in 0..1000 {
+            let set = rng.next_u64() as u32;
+            let bb = padded(set);
+            assert_eq!(bb & !crate::bitboard::BOARD, 0);
+            assert_eq!(dense(bb), set);
+            let by_squares = crate::bitboard::squares(bb).fold(0u32, |acc, s| acc | 1 << s.index());
+            assert_eq!(by_squares, set);
+        }
+    }
 
     #[test]
     fn records_round_trip() {
