@@ -9,8 +9,8 @@
 //! never answers. With `--hub` it speaks Hub instead (`hub`, `set-param`, `init`, `ping`, `pos`,
 //! `level`, `go think`, `done`), in the docs/RULES.md square frame.
 
+use crownhead::notation::hub;
 use crownhead::search::{Limits, SearchControl, SearchOptions, Searcher};
-use crownhead::tools::engine::{hub_move, hub_move_text, hub_position_to_fen};
 use crownhead::{Game, Variant};
 use std::io::{BufRead, Write};
 
@@ -53,10 +53,10 @@ fn main() {
                 Some("init") => "ready".into(),
                 Some("ping") => "pong".into(),
                 Some("pos") => {
-                    let fen = value("pos").and_then(|p| hub_position_to_fen(&p)).expect("hub position");
+                    let fen = value("pos").and_then(|p| hub::position_to_fen(&p)).expect("hub position");
                     game = Game::from_fen(variant, &fen).expect("fen");
                     for m in value("moves").unwrap_or_default().split_whitespace() {
-                        let mv = hub_move(m, &game).expect("legal hub move");
+                        let mv = hub::find_move(m, &game, |n| n).expect("legal hub move");
                         game.play(mv).expect("legal");
                     }
                     continue;
@@ -64,7 +64,7 @@ fn main() {
                 Some("go") => {
                     let limits = Limits { depth: Some(1), ..Limits::default() };
                     let result = searcher.search(&game, &limits, &SearchControl::new(false), &mut |_| {});
-                    let mv = result.best.map(|m| hub_move_text(&m)).unwrap_or_default();
+                    let mv = result.best.map(|m| hub::move_text(&m, |n| n)).unwrap_or_default();
                     format!("info depth=1 score={:.2}\ndone move={mv}", f64::from(result.score.0) / 100.0)
                 }
                 Some("quit") => break,

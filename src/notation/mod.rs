@@ -1,7 +1,8 @@
-//! Text at the edge of the rules: PDN FEN, move text (numeric and algebraic), the square names
-//! they share, and the one way to quote untrusted text in a message.
+//! Text at the edge of the rules: PDN FEN, move text (numeric and algebraic), Hub's position and
+//! move text, the square names they share, and the one way to quote untrusted text in a message.
 
 pub mod fen;
+pub mod hub;
 pub mod move_text;
 pub mod quote;
 

@@ -9,10 +9,10 @@
 use super::engine::{Engine, Report, Reporter};
 use super::options::{self, Frame, OPTIONS};
 use super::{Flow, Out, ProtocolError};
-use crate::bitboard::{self, Bitboard, Square};
 use crate::game::Game;
 use crate::moves::Move;
 use crate::notation::fen::parse_fen;
+use crate::notation::hub;
 use crate::notation::move_text::MoveError;
 use crate::notation::quote::quote;
 use crate::search::{Clock, Limits, Score, SearchInfo, SearchOutcome};
@@ -365,92 +365,24 @@ fn parse_pos(variant: Variant, frame: Frame, args: &[Arg]) -> Result<Game, Proto
     Ok(game)
 }
 
-/// `W` or `B` and 32 squares of `w b W B e` (square 1 first) as a PDN FEN, which `parse_fen`
-/// then checks like any other.
+/// A Hub position as a PDN FEN, or the error naming what Hub expects.
 fn hub_to_fen(text: &str) -> Result<String, ProtocolError> {
-    let bad = || ProtocolError::BadValue {
+    hub::position_to_fen(text).ok_or_else(|| ProtocolError::BadValue {
         what: "pos".into(),
         value: text.into(),
         expected: "W or B and 32 characters of w b W B e".into(),
-    };
-    let chars: Vec<char> = text.chars().collect();
-    if chars.len() != 33 {
-        return Err(bad());
-    }
-    let side = match chars[0] {
-        'W' | 'w' => 'W',
-        'B' | 'b' => 'B',
-        _ => return Err(bad()),
-    };
-    let (mut white, mut black) = (Vec::new(), Vec::new());
-    for (i, c) in chars[1..].iter().enumerate() {
-        let n = i + 1;
-        match c {
-            'w' => white.push(n.to_string()),
-            'W' => white.push(format!("K{n}")),
-            'b' => black.push(n.to_string()),
-            'B' => black.push(format!("K{n}")),
-            'e' | 'E' | '.' => {}
-            _ => return Err(bad()),
-        }
-    }
-    Ok(format!("{side}:W{}:B{}", white.join(","), black.join(",")))
+    })
 }
 
-/// Reads a Hub move (`from-to`, or `fromxto` followed by `x`-joined captured squares in any
-/// order) in the given frame and finds the legal move it names.
+/// Reads a Hub move in the given frame and finds the legal move it names.
 fn parse_hub_move(text: &str, game: &Game, frame: Frame) -> Result<Move, MoveError> {
     let variant = game.variant();
-    let syntax = || MoveError::Syntax(text.to_string());
-    let numbers: Option<Vec<u32>> = text
-        .split(['-', 'x', 'X'])
-        .map(|t| {
-            t.parse::<u32>()
-                .ok()
-                .filter(|n| (1..=32).contains(n))
-                .map(|n| frame.map_square(variant, n))
-        })
-        .collect();
-    let numbers = numbers.filter(|n| n.len() >= 2).ok_or_else(syntax)?;
-    let sq = |n: u32| Square::from_number(n).ok_or_else(syntax);
-    let (from, to) = (sq(numbers[0])?, sq(numbers[1])?);
-    let mut captured: Bitboard = 0;
-    for &n in &numbers[2..] {
-        captured |= sq(n)?.bit();
-    }
-    let legal = game.legal_moves();
-    let matching: Vec<&Move> = legal
-        .iter()
-        .filter(|m| {
-            m.from() == from && m.to() == to && (numbers.len() == 2 || m.captured() == captured)
-        })
-        .collect();
-    match matching.as_slice() {
-        [m] => Ok(**m),
-        [] => Err(MoveError::Illegal {
-            text: text.to_string(),
-            legal: legal.iter().map(|m| hub_move(m, frame, variant)).collect(),
-        }),
-        many => Err(MoveError::Ambiguous {
-            text: text.to_string(),
-            candidates: many.iter().map(|m| hub_move(m, frame, variant)).collect(),
-        }),
-    }
+    hub::find_move(text, game, |n| frame.map_square(variant, n))
 }
 
-/// A move as Hub writes it: `from-to`, or `fromxto` then the captured squares, ascending.
+/// A move as Hub writes it, in the given frame.
 pub fn hub_move(m: &Move, frame: Frame, variant: Variant) -> String {
-    let n = |s: Square| frame.map_square(variant, s.number());
-    if !m.is_capture() {
-        return format!("{}-{}", n(m.from()), n(m.to()));
-    }
-    let mut captured: Vec<u32> = bitboard::squares(m.captured()).map(n).collect();
-    captured.sort_unstable();
-    let mut s = format!("{}x{}", n(m.from()), n(m.to()));
-    for c in captured {
-        s.push_str(&format!("x{c}"));
-    }
-    s
+    hub::move_text(m, |n| frame.map_square(variant, n))
 }
 
 /// A score in men, as Scan prints it: wins as 100 minus plies/100.

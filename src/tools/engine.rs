@@ -8,12 +8,12 @@
 //! every wait has a deadline, so a hung engine is a time forfeit and never hangs the match. The
 //! engine's stderr is discarded, since engines log there freely.
 
-use crate::bitboard::{self, Color};
+use crate::bitboard::Color;
 use crate::game::Game;
 use crate::moves::Move;
 use crate::notation::fen::to_fen;
+use crate::notation::hub;
 use crate::notation::move_text::{default_style, full_text};
-use crate::notation::parse_square;
 use crate::variant::Variant;
 use std::io::{BufRead, BufReader, Write};
 use std::os::unix::process::CommandExt;
@@ -309,7 +309,9 @@ impl EngineClient {
                 }
                 (Protocol::Hub, Some("done")) => {
                     let text = hub_arg(&line, "move").filter(|t| !t.is_empty());
-                    let mv = text.as_deref().and_then(|t| hub_move(t, game));
+                    let mv = text
+                        .as_deref()
+                        .and_then(|t| hub::find_move(t, game, |n| n).ok());
                     return Ok(Reply {
                         text,
                         mv,
@@ -361,8 +363,12 @@ impl EngineClient {
     }
 
     fn send_hub_position(&mut self, game: &Game, go: Go) -> Result<(), Failure> {
-        let moves: Vec<String> = game.moves().iter().map(hub_move_text).collect();
-        let mut line = format!("pos pos={}", hub_position(game.start_position()));
+        let moves: Vec<String> = game
+            .moves()
+            .iter()
+            .map(|m| hub::move_text(m, |n| n))
+            .collect();
+        let mut line = format!("pos pos={}", hub::position_text(game.start_position()));
         if !moves.is_empty() {
             line.push_str(&format!(" moves=\"{}\"", moves.join(" ")));
         }
@@ -441,31 +447,6 @@ fn uci_score(words: &[&str]) -> Option<i32> {
     }
 }
 
-/// Reads a Hub position (`W` or `B`, then squares 1-32 as `w`, `b`, `W`, `B`, `e`) as a PDN FEN.
-pub fn hub_position_to_fen(text: &str) -> Option<String> {
-    let chars: Vec<char> = text.trim().chars().collect();
-    if chars.len() != 33 || !matches!(chars[0], 'W' | 'B') {
-        return None;
-    }
-    let mut groups = [String::new(), String::new()];
-    for (i, c) in chars[1..].iter().enumerate() {
-        let (group, king) = match c {
-            'w' => (0, ""),
-            'W' => (0, "K"),
-            'b' => (1, ""),
-            'B' => (1, "K"),
-            'e' => continue,
-            _ => return None,
-        };
-        let g = &mut groups[group];
-        if !g.is_empty() {
-            g.push(',');
-        }
-        g.push_str(&format!("{king}{}", i + 1));
-    }
-    Some(format!("{}:W{}:B{}", chars[0], groups[0], groups[1]))
-}
-
 /// A Hub score in men, wins as 100 minus plies/100, in centi-men.
 fn hub_score(men: f64) -> i32 {
     (men * 100.0).round().clamp(-10_000.0, 10_000.0) as i32
@@ -481,64 +462,12 @@ fn hub_arg(line: &str, key: &str) -> Option<String> {
     Some(rest.split_whitespace().next().unwrap_or("").to_string())
 }
 
-/// The Hub position: the side to move, then squares 1-32 as `w`, `b`, `W`, `B` or `e`.
-pub fn hub_position(pos: &crate::Position) -> String {
-    let mut s = String::new();
-    s.push(pos.side().letter());
-    for n in 1..=32 {
-        let c = bitboard::Square::from_number(n)
-            .and_then(|sq| pos.piece_at(sq))
-            .map_or('e', |p| match (p.color, p.king) {
-                (Color::White, false) => 'w',
-                (Color::White, true) => 'W',
-                (Color::Black, false) => 'b',
-                (Color::Black, true) => 'B',
-            });
-        s.push(c);
-    }
-    s
-}
-
-/// A move as Hub writes it: `from-to`, or `fromxto` followed by the captured squares.
-pub fn hub_move_text(mv: &Move) -> String {
-    if !mv.is_capture() {
-        return format!("{}-{}", mv.from().number(), mv.to().number());
-    }
-    let mut captured: Vec<u32> = bitboard::squares(mv.captured())
-        .map(|s| s.number())
-        .collect();
-    captured.sort_unstable();
-    let mut s = format!("{}x{}", mv.from().number(), mv.to().number());
-    for c in captured {
-        s.push_str(&format!("x{c}"));
-    }
-    s
-}
-
-/// The legal move a Hub move text names: by start, end and the set of captured squares.
-pub fn hub_move(text: &str, game: &Game) -> Option<Move> {
-    let squares: Option<Vec<_>> = text.split(['-', 'x']).map(parse_square).collect();
-    let squares = squares.filter(|s| s.len() >= 2)?;
-    let captured = squares[2..].iter().fold(0, |bb, s| bb | s.bit());
-    let matching: Vec<Move> = game
-        .legal_moves()
-        .into_iter()
-        .filter(|m| m.from() == squares[0] && m.to() == squares[1])
-        .filter(|m| squares.len() == 2 || m.captured() == captured)
-        .collect();
-    match matching.as_slice() {
-        [m] => Some(*m),
-        [m, rest @ ..] if rest.iter().all(|r| r.same_effect(m)) => Some(*m),
-        _ => None,
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
-    fn scores_and_hub_texts() {
+    fn scores_and_hub_arguments() {
         assert_eq!(
             uci_score(&["info", "depth", "3", "score", "cp", "-42"]),
             Some(-42)
@@ -553,12 +482,5 @@ mod tests {
             hub_arg("info pv=\"1-2 3-4\" score=0.5", "pv").as_deref(),
             Some("1-2 3-4")
         );
-        let game = Game::from_fen(Variant::English, "B:W26,27:B22").unwrap();
-        let m = game.legal_moves()[0];
-        assert_eq!(hub_move_text(&m), "22x31x26");
-        assert_eq!(hub_move("22x31x26", &game), Some(m));
-        let hub = hub_position(game.position());
-        assert_eq!(hub.len(), 33);
-        assert_eq!(hub_position_to_fen(&hub).as_deref(), Some("B:W26,27:B22"));
     }
 }
