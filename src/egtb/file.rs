@@ -278,3 +278,134 @@ fn decode(bytes: &[u8], variant: Variant, material: Material) -> Result<Table, F
     }
     Ok(table)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn temp_dir(name: &str) -> PathBuf {
+        let dir =
+            std::env::temp_dir().join(format!("crownhead-egtb-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        dir
+    }
+
+    /// A table of `m` with made-up values (every value and a distance over 255 occur).
+    fn sample(m: Material) -> Table {
+        let n = Indexer::new(m).size() as usize;
+        let values: Vec<Value> = (0..n).map(|i| Value::from_code((i % 3) as u8)).collect();
+        let dists: Vec<u16> = (0..n)
+            .map(|i| if i % 3 == 0 { 0 } else { i as u16 })
+            .collect();
+        Table::new(m, &values, &dists)
+    }
+
+    /// The error of reading `m` of `variant` from `dir`, which must name the file.
+    fn refused(dir: &Path, variant: Variant, m: Material) -> FileProblem {
+        match read(dir, variant, m) {
+            Err(EgtbError::BadFile { path: p, problem }) => {
+                assert_eq!(p, path(dir, variant, m));
+                let shown = EgtbError::BadFile {
+                    path: p.clone(),
+                    problem: problem.clone(),
+                }
+                .to_string();
+                assert!(shown.contains(&p.display().to_string()), "{shown}");
+                problem
+            }
+            other => panic!("not refused: {other:?}"),
+        }
+    }
+
+    #[test]
+    fn a_written_table_reads_back() {
+        let dir = temp_dir("roundtrip");
+        let m = Material::new(1, 0, 0, 1);
+        let t = sample(m);
+        write(&dir, Variant::English, &t).unwrap();
+        let back = read(&dir, Variant::English, m).unwrap();
+        assert_eq!(back.counts(), t.counts());
+        for i in 0..t.size() {
+            assert_eq!(back.get(i), t.get(i));
+        }
+        // No temporary file is left behind.
+        let names: Vec<_> = std::fs::read_dir(dir.join("english")).unwrap().collect();
+        assert_eq!(names.len(), 1);
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn bad_truncated_and_foreign_files_are_refused() {
+        let dir = temp_dir("bad");
+        let m = Material::new(1, 0, 0, 1);
+        let p = write(&dir, Variant::English, &sample(m)).unwrap();
+        let good = std::fs::read(&p).unwrap();
+        let put = |bytes: &[u8]| std::fs::write(&p, bytes).unwrap();
+
+        put(&good[..good.len() - 1]);
+        assert!(matches!(
+            refused(&dir, Variant::English, m),
+            FileProblem::WrongLength { .. }
+        ));
+        put(&good[..40]);
+        assert!(matches!(
+            refused(&dir, Variant::English, m),
+            FileProblem::WrongLength { .. }
+        ));
+        put(&[]);
+        assert!(matches!(
+            refused(&dir, Variant::English, m),
+            FileProblem::WrongLength { .. }
+        ));
+        let mut longer = good.clone();
+        longer.push(0);
+        put(&longer);
+        assert!(matches!(
+            refused(&dir, Variant::English, m),
+            FileProblem::WrongLength { .. }
+        ));
+
+        // One bit flipped in the values, and in a distance: the checksum sees it.
+        for at in [HEADER + 3, good.len() - 1] {
+            let mut bad = good.clone();
+            bad[at] ^= 0x10;
+            put(&bad);
+            assert!(matches!(
+                refused(&dir, Variant::English, m),
+                FileProblem::Checksum { .. }
+            ));
+        }
+        let mut other_version = good.clone();
+        other_version[8] = 9;
+        put(&other_version);
+        assert_eq!(refused(&dir, Variant::English, m), FileProblem::Version(9));
+        put(b"#!/bin/sh\necho this is not a database at all, but it is long enough for a header\n");
+        assert_eq!(refused(&dir, Variant::English, m), FileProblem::BadMagic);
+
+        // The right file read as the other variant, or under another material's name.
+        put(&good);
+        read(&dir, Variant::English, m).unwrap();
+        std::fs::create_dir_all(dir.join("russian")).unwrap();
+        std::fs::copy(&p, path(&dir, Variant::Russian, m)).unwrap();
+        assert!(matches!(
+            refused(&dir, Variant::Russian, m),
+            FileProblem::Foreign(_)
+        ));
+        let other = m.swapped();
+        std::fs::copy(&p, path(&dir, Variant::English, other)).unwrap();
+        assert!(matches!(
+            refused(&dir, Variant::English, other),
+            FileProblem::Foreign(_)
+        ));
+
+        // A file that is not there is `Missing`, naming where it was looked for.
+        let absent = Material::new(0, 1, 0, 1);
+        match read(&dir, Variant::English, absent) {
+            Err(e @ EgtbError::Missing { .. }) => {
+                assert!(e.to_string().contains(&absent.file_name()), "{e}")
+            }
+            other => panic!("{other:?}"),
+        }
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}
