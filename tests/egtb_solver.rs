@@ -309,3 +309,23 @@ fn three_kings_do_not_beat_the_main_road() {
         at(Value::Draw, 0)
     );
 }
+
+/// English two kings against one: the lengths of the shortest forced wins that
+/// `scripts/kings_ending.py` (an independent retrograde solver in Python, written from RULES.md)
+/// gives in `tests/endgames.rs`, in plies to the capture of the last king, which is our distance.
+#[test]
+fn distances_agree_with_the_python_kings_ending_solver() {
+    let cases = [
+        ("B:WK31,K32:BK5", Value::Loss, 34),
+        ("B:WK20,K28:BK1", Value::Loss, 34),
+        ("B:WK3,K4:BK28", Value::Loss, 34),
+        ("B:WK21,K29:BK32", Value::Loss, 34),
+        ("W:WK1,K2:BK32", Value::Win, 33),
+        ("B:WK29,K30:BK15", Value::Loss, 34),
+        ("W:WK1:BK31,K32", Value::Loss, 30),
+        ("W:WK5:BK20,K28", Value::Loss, 30),
+    ];
+    for (fen, value, plies) in cases {
+        assert_eq!(probe(Variant::English, fen), at(value, plies), "{fen}");
+    }
+}
