@@ -3,6 +3,7 @@
 #![warn(missing_docs)]
 
 pub mod bitboard;
+pub mod egtb;
 pub mod eval;
 pub mod game;
 pub mod learned;

@@ -83,6 +83,57 @@ enum Command {
     Play(crownhead::tools::play::PlayArgs),
     /// Play the engine against itself and record positions, scores and results for training.
     Selfplay(crownhead::tools::selfplay::SelfplayArgs),
+    /// Endgame databases: build, inspect, probe (docs/EGTB.md).
+    Egtb {
+        #[command(subcommand)]
+        command: EgtbCommand,
+    },
+}
+
+/// The `egtb` subcommands. The default directory is `$XDG_DATA_HOME/crownhead/egtb`, else
+/// `~/.local/share/crownhead/egtb`.
+#[derive(Subcommand)]
+enum EgtbCommand {
+    /// Solve every position with 2 to N pieces; slices already built are skipped.
+    Build {
+        /// russian or english.
+        #[arg(long)]
+        variant: Variant,
+        /// The most pieces (2-7).
+        #[arg(long)]
+        pieces: u32,
+        /// Database directory (default: $XDG_DATA_HOME/crownhead/egtb or
+        /// ~/.local/share/crownhead/egtb).
+        #[arg(long)]
+        dir: Option<std::path::PathBuf>,
+        /// Worker threads (default: all cores).
+        #[arg(long)]
+        threads: Option<usize>,
+    },
+    /// One line per material and side to move: positions, wins, draws, losses.
+    Stats {
+        /// russian or english.
+        #[arg(long)]
+        variant: Variant,
+        /// The most pieces.
+        #[arg(long)]
+        pieces: u32,
+        /// Database directory (default as for build).
+        #[arg(long)]
+        dir: Option<std::path::PathBuf>,
+    },
+    /// The value, distance and best moves of a position.
+    Probe {
+        /// russian or english.
+        #[arg(long)]
+        variant: Variant,
+        /// The position as PDN FEN.
+        #[arg(long)]
+        fen: String,
+        /// Database directory (default as for build).
+        #[arg(long)]
+        dir: Option<std::path::PathBuf>,
+    },
 }
 
 /// The command-line tools end quietly when their reader goes away (`crownhead bench | head`), as
@@ -149,6 +200,7 @@ fn main() -> ExitCode {
         Some(Command::Match(args)) => crownhead::tools::matches::run(args),
         Some(Command::Play(args)) => crownhead::tools::play::run(args),
         Some(Command::Selfplay(args)) => crownhead::tools::selfplay::run(&args),
+        Some(Command::Egtb { command }) => run_egtb(command),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -290,4 +342,88 @@ fn each_fen_line(mut answer: impl FnMut(&crownhead::Position) -> String) -> Resu
         out.flush().map_err(|e| e.to_string())?;
     }
     Ok(())
+}
+
+fn run_egtb(command: EgtbCommand) -> Result<(), String> {
+    use crownhead::egtb;
+    let dir = |d: Option<std::path::PathBuf>| match d {
+        Some(d) => Ok(d),
+        None => egtb::default_dir().map_err(|e| e.to_string()),
+    };
+    let pieces_ok = |n: u32| {
+        if (2..=egtb::build::MAX_PIECES).contains(&n) {
+            Ok(())
+        } else {
+            Err(format!(
+                "pieces {n} is out of range (2-{})",
+                egtb::build::MAX_PIECES
+            ))
+        }
+    };
+    match command {
+        EgtbCommand::Build {
+            variant,
+            pieces,
+            dir: d,
+            threads,
+        } => {
+            pieces_ok(pieces)?;
+            let opts = egtb::BuildOptions {
+                dir: dir(d)?,
+                variant,
+                pieces,
+            };
+            let mut pool = rayon::ThreadPoolBuilder::new();
+            if let Some(n) = threads {
+                if n == 0 || n > 1024 {
+                    return Err(format!("threads {n} is out of range (1-1024)"));
+                }
+                pool = pool.num_threads(n);
+            }
+            let pool = pool.build().map_err(|e| e.to_string())?;
+            let start = Instant::now();
+            let report = pool
+                .install(|| egtb::build(&opts, &mut |line| eprintln!("{line}")))
+                .map_err(|e| e.to_string())?;
+            println!(
+                "built {} slices ({} positions), skipped {} already built, in {:.1} s, under {}",
+                report.built,
+                report.positions,
+                report.skipped,
+                start.elapsed().as_secs_f64(),
+                opts.dir.display()
+            );
+            Ok(())
+        }
+        EgtbCommand::Stats {
+            variant,
+            pieces,
+            dir: d,
+        } => {
+            pieces_ok(pieces)?;
+            let base = egtb::Tablebase::new(&dir(d)?, variant);
+            for line in base.stats(pieces).map_err(|e| e.to_string())? {
+                println!("{line}");
+            }
+            Ok(())
+        }
+        EgtbCommand::Probe {
+            variant,
+            fen,
+            dir: d,
+        } => {
+            let pos = crownhead::parse_fen(&fen).map_err(|e| e.to_string())?;
+            let base = egtb::Tablebase::new(&dir(d)?, variant);
+            let (probe, moves) = base.best_moves(&pos).map_err(|e| e.to_string())?;
+            let style = crownhead::notation::move_text::default_style(variant);
+            let moves: Vec<String> = moves
+                .iter()
+                .map(|m| crownhead::full_text(m, style))
+                .collect();
+            println!("value: {}", probe.value.name());
+            println!("distance: {}", probe.distance);
+            println!("best: {}", moves.join(" "));
+            Ok(())
+        }
+    }
 }

@@ -1,0 +1,339 @@
+//! The solver: retrograde analysis, one pair of slices at a time (`material::build_order`),
+//! parallel with rayon.
+//!
+//! For each position of the pair, a first pass generates the legal moves. Moves that capture or
+//! crown lead to slices solved before, whose values are looked up; the quiet moves that stay in
+//! the pair are counted. Then the positions are settled in order of distance, level by level:
+//! a position lost at distance d makes each of its predecessors (`retro`) won at d + 1, and a
+//! position won at d takes one from the count of each predecessor, which is lost when its count
+//! reaches zero and none of its moves out of the pair draws or wins, at distance
+//! `max(d + 1, 1 + the longest of its moves out of the pair)`. A win found by a move out of the
+//! pair waits in the list of its level, since a shorter win inside the pair may still come. What
+//! is never settled is a draw: neither side can force the end of the game from it, so play
+//! could go on (and repeat) forever.
+//!
+//! Within a level the order of the work does not matter: every position settled at level d gets
+//! the same value and distance whichever thread settles it (compare-and-swap on the value, and
+//! the count reaches zero exactly once), so the tables are the same for any number of threads.
+//!
+//! Memory while a pair is solved: 6 bytes a position of the pair (value, count, distance, floor),
+//! plus the lists of the current levels, plus every slice with fewer pieces in memory (2 bits
+//! and one or two bytes a position).
+
+use super::file::{self, Table};
+use super::material::{self, Material};
+use super::retro::predecessors;
+use super::{EgtbError, Indexer, Lookup, Tablebase, Value};
+use crate::moves::Move;
+use crate::position::Position;
+use crate::variant::{Rules, Variant};
+use rayon::prelude::*;
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicU16, AtomicU8, Ordering::Relaxed};
+use std::time::Instant;
+
+/// The most pieces `build` accepts: beyond that a pair no longer fits this design (docs/EGTB.md).
+pub const MAX_PIECES: u32 = 7;
+
+/// What to build.
+#[derive(Clone, Debug)]
+pub struct BuildOptions {
+    /// The database directory (a subdirectory per variant is made in it).
+    pub dir: PathBuf,
+    /// The variant.
+    pub variant: Variant,
+    /// Every slice with 2 to this many pieces is built.
+    pub pieces: u32,
+}
+
+/// What a build did.
+#[derive(Clone, Debug, Default)]
+pub struct BuildReport {
+    /// Slices solved and written.
+    pub built: usize,
+    /// Slices found already built and skipped.
+    pub skipped: usize,
+    /// Positions in the slices built.
+    pub positions: u64,
+}
+
+/// Builds every slice of `opts` that is not built yet, in dependency order, reporting progress
+/// lines to `progress`. A slice already on disk is checked (as when probing) and skipped; a bad
+/// one stops the build with its error rather than being overwritten unseen.
+pub fn build(
+    opts: &BuildOptions,
+    progress: &mut dyn FnMut(&str),
+) -> Result<BuildReport, EgtbError> {
+    if !(2..=MAX_PIECES).contains(&opts.pieces) {
+        return Err(EgtbError::BadArgument(format!(
+            "pieces {} is out of range (2-{MAX_PIECES})",
+            opts.pieces
+        )));
+    }
+    let base = Tablebase::new(&opts.dir, opts.variant);
+    let order = material::build_order(opts.pieces);
+    let size = |pair: &Vec<Material>| pair.iter().map(|&m| Indexer::new(m).size()).sum::<u64>();
+    let total: u64 = order.iter().map(size).sum();
+    let (mut done, mut solved) = (0u64, 0u64);
+    let start = Instant::now();
+    let mut report = BuildReport::default();
+    for (i, pair) in order.iter().enumerate() {
+        let n = size(pair);
+        let on_disk = pair
+            .iter()
+            .filter(|&&m| file::path(&opts.dir, opts.variant, m).exists())
+            .count();
+        if on_disk == pair.len() {
+            for &m in pair {
+                base.table(m)?; // checked now, so a bad file is found before hours of work
+            }
+            report.skipped += pair.len();
+            done += n;
+            continue;
+        }
+        let needed = dependencies(pair);
+        let lookup = base.lookup(&needed)?;
+        let t0 = Instant::now();
+        let tables = crate::with_rules!(opts.variant, R => solve::<R>(pair, &lookup));
+        for table in tables {
+            file::write(&opts.dir, opts.variant, &table)?;
+            base.insert(table);
+        }
+        done += n;
+        solved += n;
+        report.built += pair.len();
+        report.positions += n;
+        let elapsed = start.elapsed().as_secs_f64();
+        let left = if solved > 0 {
+            elapsed / solved as f64 * (total - done) as f64
+        } else {
+            0.0
+        };
+        progress(&format!(
+            "egtb {} [{}/{}] {}{}: {n} positions in {:.1} s; {done}/{total} positions done, \
+             about {left:.0} s left",
+            opts.variant,
+            i + 1,
+            order.len(),
+            pair[0],
+            if pair.len() > 1 { " and mirror" } else { "" },
+            t0.elapsed().as_secs_f64(),
+        ));
+    }
+    Ok(report)
+}
+
+/// The slices that the moves out of `pair` can lead to (as stored, White to move): every slice
+/// with fewer pieces (captures), and the slices one crowning away.
+fn dependencies(pair: &[Material]) -> Vec<Material> {
+    let n = pair[0].pieces();
+    let mut out = material::all(n - 1);
+    for &m in pair {
+        if m.wm > 0 {
+            let crowned = Material::new(m.wm - 1, m.wk + 1, m.bm, m.bk);
+            out.extend([crowned, crowned.swapped()]);
+        }
+    }
+    out
+}
+
+/// The distance of a position settled by the lists, and the floor meaning "never lost".
+const NEVER: u16 = u16::MAX;
+const WIN: u64 = Value::Win.code() as u64;
+const LOSS: u64 = Value::Loss.code() as u64;
+
+/// The positions of a pair, numbered one slice after the other.
+struct Pair {
+    slices: Vec<(Material, Indexer, u64)>,
+    size: u64,
+}
+
+impl Pair {
+    fn new(materials: &[Material]) -> Pair {
+        let mut slices = Vec::new();
+        let mut size = 0;
+        for &m in materials {
+            let ix = Indexer::new(m);
+            let n = ix.size();
+            slices.push((m, ix, size));
+            size += n;
+        }
+        Pair { slices, size }
+    }
+
+    /// The number of `pos` (White to move) if its material is in the pair.
+    #[inline]
+    fn number(&self, pos: &Position) -> Option<u64> {
+        let m = Material::of(pos);
+        self.slices
+            .iter()
+            .find(|s| s.0 == m)
+            .map(|(_, ix, base)| base + ix.index(pos))
+    }
+
+    fn position(&self, n: u64) -> Position {
+        let (_, ix, base) = self
+            .slices
+            .iter()
+            .rev()
+            .find(|s| s.2 <= n)
+            .expect("slice 0 starts at 0");
+        ix.position(n - base)
+    }
+}
+
+/// The work arrays of one pair (see the module docs).
+struct Solver<'a> {
+    pair: Pair,
+    lookup: &'a Lookup,
+    value: Vec<AtomicU8>,
+    dist: Vec<AtomicU16>,
+    count: Vec<AtomicU8>,
+    /// The least distance of a loss, from the moves out of the pair; `NEVER` if one of them
+    /// draws or wins.
+    floor: Vec<u16>,
+}
+
+/// Solves the pair `materials` (one material and its mirror, or one self-mirrored material)
+/// and returns its tables.
+fn solve<R: Rules>(materials: &[Material], lookup: &Lookup) -> Vec<Table> {
+    let pair = Pair::new(materials);
+    let n = pair.size as usize;
+    let mut s = Solver {
+        pair,
+        lookup,
+        value: (0..n).map(|_| AtomicU8::new(0)).collect(),
+        dist: (0..n).map(|_| AtomicU16::new(0)).collect(),
+        count: (0..n).map(|_| AtomicU8::new(0)).collect(),
+        floor: vec![0; n],
+    };
+    let mut lists: Vec<Vec<u64>> = Vec::new();
+    let seeds = s.first_pass::<R>();
+    push_all(&mut lists, seeds);
+    let mut level = 0;
+    while level < lists.len() {
+        let candidates = std::mem::take(&mut lists[level]);
+        let settled: Vec<u64> = candidates
+            .into_par_iter()
+            .filter(|&e| {
+                let ok = s.value[(e >> 2) as usize]
+                    .compare_exchange(0, (e & 3) as u8, Relaxed, Relaxed)
+                    .is_ok();
+                if ok {
+                    s.dist[(e >> 2) as usize].store(level as u16, Relaxed);
+                }
+                ok
+            })
+            .collect();
+        let next = settled
+            .par_iter()
+            .fold(Vec::new, |mut out, &e| {
+                s.back_from::<R>(e, level as u16, &mut out);
+                out
+            })
+            .collect::<Vec<_>>();
+        for batch in next {
+            push_all(&mut lists, batch);
+        }
+        level += 1;
+    }
+    s.tables()
+}
+
+/// Files `(level, entry)` pairs into the list of their level.
+fn push_all(lists: &mut Vec<Vec<u64>>, batch: Vec<(u16, u64)>) {
+    for (level, entry) in batch {
+        let level = level as usize;
+        if lists.len() <= level {
+            lists.resize_with(level + 1, Vec::new);
+        }
+        lists[level].push(entry);
+    }
+}
+
+impl Solver<'_> {
+    /// Counts every position's moves within the pair and looks up the others; returns the
+    /// positions to settle at a known level (`number << 2 | value`).
+    fn first_pass<R: Rules>(&mut self) -> Vec<(u16, u64)> {
+        let (pair, lookup, count) = (&self.pair, self.lookup, &self.count);
+        self.floor
+            .par_iter_mut()
+            .enumerate()
+            .map_init(
+                || Vec::with_capacity(64),
+                |moves: &mut Vec<Move>, (i, floor)| {
+                    let pos = pair.position(i as u64);
+                    crate::movegen::legal_moves::<R>(&pos, moves);
+                    let (mut inside, mut win, mut longest, mut held) = (0u8, NEVER, 0u16, false);
+                    for mv in moves.iter() {
+                        let child = pos.play(mv).mirrored();
+                        if pair.number(&child).is_some() {
+                            inside += 1;
+                            continue;
+                        }
+                        match lookup.get(&child) {
+                            (Value::Loss, d) => win = win.min(d + 1),
+                            (Value::Win, d) => longest = longest.max(d + 1),
+                            (Value::Draw, _) => held = true,
+                        }
+                    }
+                    count[i].store(inside, Relaxed);
+                    *floor = if win != NEVER || held { NEVER } else { longest };
+                    let i = i as u64;
+                    if win != NEVER {
+                        Some((win, i << 2 | WIN))
+                    } else if inside == 0 && !held {
+                        // Every move leaves the pair and loses (or there is none: lost at 0).
+                        Some((longest, i << 2 | LOSS))
+                    } else {
+                        None
+                    }
+                },
+            )
+            .flatten()
+            .collect()
+    }
+
+    /// For the position `e` (`number << 2 | value`) settled at `level`, the predecessors that
+    /// it settles or may settle, appended to `out` with their levels.
+    fn back_from<R: Rules>(&self, e: u64, level: u16, out: &mut Vec<(u16, u64)>) {
+        let child = self.pair.position(e >> 2);
+        let lost = e & 3 == LOSS;
+        predecessors::<R>(&child, |p| {
+            let Some(j) = self.pair.number(&p) else {
+                debug_assert!(false, "a predecessor outside the pair");
+                return;
+            };
+            let ju = j as usize;
+            if lost {
+                // A move to a lost position wins; the first level to say so is the shortest.
+                if self.value[ju].load(Relaxed) == 0 {
+                    out.push((level + 1, j << 2 | WIN));
+                }
+            } else {
+                let before = self.count[ju].fetch_sub(1, Relaxed);
+                debug_assert!(before > 0, "more un-moves than moves");
+                if before == 1 && self.floor[ju] != NEVER {
+                    out.push(((level + 1).max(self.floor[ju]), j << 2 | LOSS));
+                }
+            }
+        });
+    }
+
+    /// The values and distances, one table per slice.
+    fn tables(self) -> Vec<Table> {
+        self.pair
+            .slices
+            .iter()
+            .map(|(m, ix, base)| {
+                let range = *base as usize..(*base + ix.size()) as usize;
+                let values: Vec<Value> = self.value[range.clone()]
+                    .iter()
+                    .map(|v| Value::from_code(v.load(Relaxed)))
+                    .collect();
+                let dists: Vec<u16> = self.dist[range].iter().map(|d| d.load(Relaxed)).collect();
+                Table::new(*m, &values, &dists)
+            })
+            .collect()
+    }
+}

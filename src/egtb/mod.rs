@@ -1,0 +1,300 @@
+//! Endgame databases that Crownhead builds itself: the game-theoretic value (win, draw or loss
+//! for the side to move, a repetition being a draw, no move-count rule) and the distance of every
+//! position with few pieces, in either variant. See docs/EGTB.md.
+//!
+//! The **distance** of a won or lost position is the number of plies to the end of the game
+//! under best play: the winner ends it as fast as it can, the loser holds on as long as it can,
+//! and the game ends when the side to move has no legal move (no pieces, or all blocked). A
+//! position without a legal move is lost at distance 0; a position whose best move captures the
+//! last enemy piece is won at distance 1. Draws have distance 0.
+//!
+//! Only positions with White to move are stored (`material` explains the mirror); `Tablebase`
+//! answers for either side to move.
+//!
+//! **Race policy**: a `Tablebase` loads slices on demand into a cache behind a mutex, held only
+//! to look up or insert an `Arc`; a loaded `Table` is immutable and read without a lock, and a
+//! probe returns a copy of the value.
+
+pub mod build;
+mod error;
+mod file;
+pub mod index;
+pub mod material;
+mod retro;
+
+pub use build::{build, BuildOptions, BuildReport};
+pub use error::{EgtbError, FileProblem};
+pub use file::{path as slice_path, Table, VERSION};
+pub use index::Indexer;
+pub use material::Material;
+
+use crate::bitboard::Color;
+use crate::moves::Move;
+use crate::position::Position;
+use crate::variant::Variant;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
+
+/// A game-theoretic value, for the side to move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Value {
+    /// Neither side can force a win.
+    Draw,
+    /// The side to move wins.
+    Win,
+    /// The side to move loses.
+    Loss,
+}
+
+impl Value {
+    /// The 2-bit code in files: 0 draw, 1 win, 2 loss.
+    pub const fn code(self) -> u8 {
+        match self {
+            Value::Draw => 0,
+            Value::Win => 1,
+            Value::Loss => 2,
+        }
+    }
+
+    /// The value of a 2-bit code (3, which files never hold, reads as a draw).
+    pub const fn from_code(code: u8) -> Value {
+        match code {
+            1 => Value::Win,
+            2 => Value::Loss,
+            _ => Value::Draw,
+        }
+    }
+
+    /// The value for the other side.
+    pub const fn flip(self) -> Value {
+        match self {
+            Value::Draw => Value::Draw,
+            Value::Win => Value::Loss,
+            Value::Loss => Value::Win,
+        }
+    }
+
+    /// The place in (wins, draws, losses).
+    pub(crate) const fn count_slot(self) -> usize {
+        match self {
+            Value::Win => 0,
+            Value::Draw => 1,
+            Value::Loss => 2,
+        }
+    }
+
+    /// `win`, `draw` or `loss`.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Value::Draw => "draw",
+            Value::Win => "win",
+            Value::Loss => "loss",
+        }
+    }
+}
+
+/// What the databases say of a position.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Probe {
+    /// The value for the side to move.
+    pub value: Value,
+    /// Plies to the end of the game under best play (0 for a draw).
+    pub distance: u16,
+}
+
+/// The default database directory: `$XDG_DATA_HOME/crownhead/egtb`, else
+/// `$HOME/.local/share/crownhead/egtb`.
+pub fn default_dir() -> Result<PathBuf, EgtbError> {
+    let nonempty = |name| std::env::var_os(name).filter(|v| !v.is_empty());
+    if let Some(data) = nonempty("XDG_DATA_HOME") {
+        return Ok(PathBuf::from(data).join("crownhead").join("egtb"));
+    }
+    nonempty("HOME")
+        .map(|home| PathBuf::from(home).join(".local/share/crownhead/egtb"))
+        .ok_or(EgtbError::NoDirectory)
+}
+
+/// The slices in memory, by `Material::code`, for lookups without a lock (the builder's view).
+#[derive(Clone)]
+pub(crate) struct Lookup {
+    tables: Vec<Option<Arc<Table>>>,
+}
+
+impl Lookup {
+    /// The value and distance of `pos` (White to move), whose slice must be present. A side to
+    /// move without pieces has lost (the one-sided positions are not stored).
+    #[inline]
+    pub(crate) fn get(&self, pos: &Position) -> (Value, u16) {
+        debug_assert_eq!(pos.side(), Color::White);
+        if pos.pieces(Color::White) == 0 {
+            return (Value::Loss, 0);
+        }
+        let m = Material::of(pos);
+        let table = self.tables[m.code()]
+            .as_ref()
+            .expect("the builder loads every slice a pair depends on first");
+        table.probe(pos)
+    }
+}
+
+/// The databases of one variant in one directory, loaded slice by slice on demand.
+pub struct Tablebase {
+    dir: PathBuf,
+    variant: Variant,
+    cache: Mutex<Vec<Option<Arc<Table>>>>,
+}
+
+impl Tablebase {
+    /// The databases of `variant` under `dir` (nothing is read until a probe needs it).
+    pub fn new(dir: &Path, variant: Variant) -> Tablebase {
+        Tablebase {
+            dir: dir.to_path_buf(),
+            variant,
+            cache: Mutex::new(vec![None; Material::CODES]),
+        }
+    }
+
+    /// The variant.
+    pub fn variant(&self) -> Variant {
+        self.variant
+    }
+
+    /// The slice of `m` (White to move), read and checked on first use.
+    pub fn table(&self, m: Material) -> Result<Arc<Table>, EgtbError> {
+        if let Some(t) = &self.lock()[m.code()] {
+            return Ok(t.clone());
+        }
+        // Read outside the lock: another thread may read the same file meanwhile, which wastes
+        // time but not correctness (both copies are equal; the first inserted wins).
+        let table = Arc::new(file::read(&self.dir, self.variant, m)?);
+        Ok(self.lock()[m.code()].get_or_insert(table).clone())
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, Vec<Option<Arc<Table>>>> {
+        // A panic elsewhere while holding the lock leaves the cache consistent (one store).
+        self.cache.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Puts a slice just built into the cache.
+    pub(crate) fn insert(&self, table: Table) {
+        let code = table.material().code();
+        self.lock()[code] = Some(Arc::new(table));
+    }
+
+    /// A lock-free view of the slices of `needed`, reading those not yet in memory.
+    pub(crate) fn lookup(&self, needed: &[Material]) -> Result<Lookup, EgtbError> {
+        for &m in needed {
+            self.table(m)?;
+        }
+        Ok(Lookup {
+            tables: self.lock().clone(),
+        })
+    }
+
+    /// The value and distance of `pos`, for its side to move.
+    pub fn probe(&self, pos: &Position) -> Result<Probe, EgtbError> {
+        if pos.pieces(pos.side()) == 0 {
+            // No pieces: no legal move, lost; not stored, but a fact of the rules.
+            return Ok(Probe {
+                value: Value::Loss,
+                distance: 0,
+            });
+        }
+        if pos.pieces(pos.side().opponent()) == 0 {
+            return Err(EgtbError::NotInDatabase(
+                "the side not to move has no pieces (the game is over)".into(),
+            ));
+        }
+        if index::man_on_crowning_row(pos) {
+            return Err(EgtbError::NotInDatabase(
+                "a man stands on its crowning row".into(),
+            ));
+        }
+        let canon = if pos.side() == Color::White {
+            *pos
+        } else {
+            pos.mirrored()
+        };
+        let m = Material::of(&canon);
+        let (value, distance) = self.table(m)?.probe(&canon);
+        Ok(Probe { value, distance })
+    }
+
+    /// The value of `pos` and its best moves: for a win, the moves to a lost position at the
+    /// least distance; for a loss, the moves that last the longest; for a draw, the drawing
+    /// moves.
+    pub fn best_moves(&self, pos: &Position) -> Result<(Probe, Vec<Move>), EgtbError> {
+        let probe = self.probe(pos)?;
+        let mut best = Vec::new();
+        for mv in self.variant.legal_moves(pos) {
+            let child = self.probe(&pos.play(&mv))?;
+            let ours = Probe {
+                value: child.value.flip(),
+                distance: if child.value == Value::Draw {
+                    0
+                } else {
+                    child.distance + 1
+                },
+            };
+            if ours == probe {
+                best.push(mv);
+            }
+        }
+        Ok((probe, best))
+    }
+
+    /// One line of statistics per material of 2 to `max_pieces` pieces and side to move, in the
+    /// form of `StatsLine`'s `Display`.
+    pub fn stats(&self, max_pieces: u32) -> Result<Vec<StatsLine>, EgtbError> {
+        let mut out = Vec::new();
+        for m in material::all(max_pieces) {
+            for side in [Color::White, Color::Black] {
+                // Black to move with material m is stored as White to move with m swapped.
+                let stored = if side == Color::White { m } else { m.swapped() };
+                let t = self.table(stored)?;
+                let (win, draw, loss) = t.counts();
+                out.push(StatsLine {
+                    material: m,
+                    side,
+                    positions: t.size(),
+                    win,
+                    draw,
+                    loss,
+                });
+            }
+        }
+        Ok(out)
+    }
+}
+
+/// The statistics of one material and side to move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct StatsLine {
+    /// The material (White is the side that started on 21-32).
+    pub material: Material,
+    /// The side to move.
+    pub side: Color,
+    /// The number of positions.
+    pub positions: u64,
+    /// Positions won by the side to move.
+    pub win: u64,
+    /// Positions drawn.
+    pub draw: u64,
+    /// Positions lost by the side to move.
+    pub loss: u64,
+}
+
+impl std::fmt::Display for StatsLine {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "{} stm={} positions={} win={} draw={} loss={}",
+            self.material,
+            self.side.letter(),
+            self.positions,
+            self.win,
+            self.draw,
+            self.loss
+        )
+    }
+}
