@@ -1,6 +1,6 @@
 // The crate's documentation is README.md, whose library example runs as a doctest.
 #![doc = include_str!("../README.md")]
-#![warn(missing_docs)]
+#![deny(missing_docs)]
 
 pub mod bitboard;
 pub mod egtb;
