@@ -90,6 +90,17 @@ impl Pool {
         })
     }
 
+    /// As `wait_idle`, for at most `limit`; returns whether every thread is parked.
+    fn wait_idle_for(&self, limit: std::time::Duration) -> bool {
+        let count = self.running.count.lock().unwrap_or_else(|e| e.into_inner());
+        let (count, _) = self
+            .running
+            .idle
+            .wait_timeout_while(count, limit, |c| *c > 0)
+            .unwrap_or_else(|e| e.into_inner());
+        *count == 0
+    }
+
     /// Waits until every job has ended and every thread is parked.
     pub(crate) fn wait_idle(&self) {
         let mut count = self.running.count.lock().unwrap_or_else(|e| e.into_inner());
@@ -142,10 +153,16 @@ impl Running {
 
 impl Drop for Pool {
     fn drop(&mut self) {
-        // The threads end after their current job; a search still winding down is not waited
-        // for (its stop flag is already set).
-        for (jobs, _) in self.threads.drain(..) {
+        // The threads are ended and joined, so that none is still running (or tearing itself
+        // down) when the process exits: a search winding down has its stop flag set and ends
+        // within a poll. Only if they are not all parked within a second are they left to end
+        // on their own.
+        let idle = self.wait_idle_for(std::time::Duration::from_secs(1));
+        for (jobs, handle) in self.threads.drain(..) {
             drop(jobs);
+            if idle {
+                let _ = handle.join();
+            }
         }
     }
 }
