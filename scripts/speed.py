@@ -16,12 +16,18 @@ Builds nothing: run `cargo build --release` first (or pass --binary).
 from __future__ import annotations
 
 import argparse
+import os
 import re
 import resource
 import statistics
 import subprocess
 import sys
 import time
+
+# The repository's release build, wherever the script is run from (as the other scripts).
+DEFAULT_BINARY = os.path.join(
+    os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "target", "release", "crownhead"
+)
 
 TOTAL = re.compile(r"^Nodes: (\d+)\s+NPS: (\d+)")
 
@@ -56,7 +62,7 @@ def timed(cmd: list[str]) -> float:
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
     p.add_argument("--runs", type=int, default=5)
-    p.add_argument("--binary", default="target/release/crownhead")
+    p.add_argument("--binary", default=DEFAULT_BINARY)
     # 15: about half a second on one thread; a shallower run is too short to time.
     p.add_argument("--depth", type=int, default=15, help="bench depth for the thread ratio")
     p.add_argument("--what", default="nps,threads,perft")

@@ -31,6 +31,11 @@ import sys
 import tempfile
 import time
 
+# The repository's release build, wherever the script is run from (as the other scripts).
+DEFAULT_BINARY = os.path.join(
+    os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "target", "release", "crownhead"
+)
+
 MAX_DEPTH = 100
 MIDDLE_GAME = "W:W18,21,22,23,25,26,27,29,30,31:B1,2,3,5,6,7,9,10,12,14"
 
@@ -149,7 +154,7 @@ def match(binary: str, games: int) -> None:
 
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
-    p.add_argument("--binary", default="target/release/crownhead")
+    p.add_argument("--binary", default=DEFAULT_BINARY)
     p.add_argument("--tries", type=int, default=20)
     p.add_argument("--threads", default="1,2,64,512")
     p.add_argument("--what", default="match,movetime,stop,clock")

@@ -58,7 +58,10 @@ import sys
 import zlib
 from typing import Callable
 
-ENGINE = "target/release/crownhead"
+# The repository's release build, wherever the script is run from (as the other scripts).
+ENGINE = os.path.join(
+    os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "target", "release", "crownhead"
+)
 
 
 def play_games(a: argparse.Namespace) -> None:
