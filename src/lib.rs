@@ -30,7 +30,7 @@ pub use notation::fen::{parse_fen, to_fen, FenError};
 pub use notation::move_text::{full_text, parse_move, short_text, MoveError};
 pub use notation::quote::quote;
 pub use notation::SquareStyle;
-pub use position::Position;
+pub use position::{Position, PositionError};
 pub use search::{
     Limits, Score, SearchControl, SearchInfo, SearchOptions, SearchOutcome, Searcher, MAX_DEPTH,
 };

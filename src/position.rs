@@ -41,10 +41,60 @@ impl std::hash::Hash for Position {
     }
 }
 
+/// Why `Position::new` refused its parts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PositionError {
+    /// A square holds a piece of both colours.
+    Overlap(Bitboard),
+    /// A piece lies off the 32 squares (on a bit of the padded layout that is no square).
+    OffBoard(Bitboard),
+    /// A king where there is no piece.
+    KingWithoutPiece(Bitboard),
+}
+
+impl std::fmt::Display for PositionError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            PositionError::Overlap(b) => write!(f, "pieces of both colours on bits {b:#x}"),
+            PositionError::OffBoard(b) => write!(f, "pieces off the board on bits {b:#x}"),
+            PositionError::KingWithoutPiece(b) => write!(f, "kings without pieces on bits {b:#x}"),
+        }
+    }
+}
+
+impl std::error::Error for PositionError {}
+
 impl Position {
-    /// A position from its parts. The caller guarantees that the sets are disjoint, on the board,
-    /// and that `kings` is a subset of the pieces; FEN parsing checks that for outside input.
-    pub fn from_parts(white: Bitboard, black: Bitboard, kings: Bitboard, side: Color) -> Position {
+    /// A position from its parts, checked: the two colours' sets are disjoint and on the board,
+    /// and `kings` is a subset of them. (The rules' limits, such as 12 pieces a side or no man
+    /// on its crowning row, are the FEN reader's to check: a search can start from any position
+    /// that passes these.)
+    pub fn new(
+        white: Bitboard,
+        black: Bitboard,
+        kings: Bitboard,
+        side: Color,
+    ) -> Result<Position, PositionError> {
+        if white & black != 0 {
+            return Err(PositionError::Overlap(white & black));
+        }
+        if (white | black) & !bitboard::BOARD != 0 {
+            return Err(PositionError::OffBoard((white | black) & !bitboard::BOARD));
+        }
+        if kings & !(white | black) != 0 {
+            return Err(PositionError::KingWithoutPiece(kings & !(white | black)));
+        }
+        Ok(Position::from_parts(white, black, kings, side))
+    }
+
+    /// A position from its parts, unchecked but in debug builds: for the crate's own hot paths,
+    /// whose parts come from a position already checked.
+    pub(crate) fn from_parts(
+        white: Bitboard,
+        black: Bitboard,
+        kings: Bitboard,
+        side: Color,
+    ) -> Position {
         debug_assert!(white & black == 0);
         debug_assert!((white | black) & !bitboard::BOARD == 0);
         debug_assert!(kings & !(white | black) == 0);
@@ -278,6 +328,31 @@ impl Position {
 #[cfg(test)]
 mod tests {
     use crate::{parse_fen, Variant};
+
+    #[test]
+    fn new_checks_what_the_search_relies_on() {
+        use super::{Position, PositionError};
+        use crate::bitboard::{square_set, Color};
+        let (w, b) = (square_set(&[21, 22]), square_set(&[1, 30]));
+        let k = square_set(&[30]);
+        let pos = Position::new(w, b, k, Color::Black).unwrap();
+        assert_eq!(pos, parse_fen("B:W21,22:B1,K30").unwrap());
+        let both = square_set(&[22]);
+        assert_eq!(
+            Position::new(w, b | both, 0, Color::White),
+            Err(PositionError::Overlap(both))
+        );
+        // Bit 8 is the ghost between rows: no square.
+        assert_eq!(
+            Position::new(w | 1 << 8, b, 0, Color::White),
+            Err(PositionError::OffBoard(1 << 8))
+        );
+        let empty = square_set(&[15]);
+        assert_eq!(
+            Position::new(w, b, empty, Color::White),
+            Err(PositionError::KingWithoutPiece(empty))
+        );
+    }
 
     /// `play`'s key is the one computed from scratch, `play_unkeyed` differs from `play` in the
     /// key alone, and a quiet move's key from its squares (`key_after_step`) is `play`'s: every

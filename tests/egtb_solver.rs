@@ -47,7 +47,9 @@ fn all_positions(max: u32) -> Vec<Position> {
             let [wm, wk, bm, bk] = pieces;
             if wm | wk | bm | bk != 0 {
                 for side in [Color::White, Color::Black] {
-                    out.push(Position::from_parts(wm | wk, bm | bk, wk | bk, side));
+                    out.push(
+                        Position::new(wm | wk, bm | bk, wk | bk, side).expect("a valid position"),
+                    );
                 }
             }
             return;
