@@ -37,6 +37,21 @@ pub const fn square_set(numbers: &[u8]) -> Bitboard {
     bb
 }
 
+/// The 32 squares as a 32-bit set, bit s for square s + 1 (PDN square 1 at bit 0): the padded
+/// layout's four rows of 8 bits without the ghost bit after each. The form of the data files
+/// (self-play records, endgame databases) and of the index and pattern arithmetic on them.
+#[inline(always)]
+pub fn dense(bb: Bitboard) -> u32 {
+    ((bb & 0xFF) | (bb >> 1 & 0xFF00) | (bb >> 2 & 0xFF_0000) | (bb >> 3 & 0xFF00_0000)) as u32
+}
+
+/// The inverse of `dense`.
+#[inline(always)]
+pub fn padded(set: u32) -> Bitboard {
+    let set = u64::from(set);
+    (set & 0xFF) | (set & 0xFF00) << 1 | (set & 0xFF_0000) << 2 | (set & 0xFF00_0000) << 3
+}
+
 /// The number of squares in a set.
 #[inline(always)]
 pub fn count(bb: Bitboard) -> u32 {
@@ -391,6 +406,24 @@ pub fn flip(bb: Bitboard) -> Bitboard {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn dense_and_padded_are_inverse_and_number_the_squares_from_bit_0() {
+        for s in 0..32 {
+            let sq = Square::from_index(s);
+            assert_eq!(dense(sq.bit()), 1 << s);
+            assert_eq!(padded(1 << s), sq.bit());
+        }
+        // A fixed multiplicative sequence of sets, enough to mix the rows.
+        let mut set = 1u32;
+        for _ in 0..1000 {
+            set = set.wrapping_mul(0x9E37_79B9).wrapping_add(0x7F4A_7C15);
+            let bb = padded(set);
+            assert_eq!(bb & !BOARD, 0);
+            assert_eq!(dense(bb), set);
+            assert_eq!(squares(bb).fold(0u32, |acc, s| acc | 1 << s.index()), set);
+        }
+    }
 
     #[test]
     fn numbering_matches_rules_table() {

@@ -17,7 +17,7 @@
 //! `sum C(p_i, i + 1)` of the pieces' places `p_0 < p_1 < ...` among the squares open to them.
 
 use super::material::Material;
-use crate::bitboard::{Bitboard, Color};
+use crate::bitboard::{dense, padded, Color};
 use crate::position::Position;
 
 /// `BINOM[n][k]` = C(n, k) for n <= 32, k <= 12 (the most pieces of one kind).
@@ -46,20 +46,6 @@ const fn binomials() -> [[u64; 13]; 33] {
 #[inline(always)]
 pub fn binom(n: u32, k: u32) -> u64 {
     BINOM[n as usize][k as usize]
-}
-
-/// The 32 squares as a 32-bit mask (bit s = square s + 1) from the padded layout of `bitboard`
-/// (square s at bit s + s / 8): the ranks below are popcounts on this dense form.
-#[inline(always)]
-pub fn dense(b: Bitboard) -> u32 {
-    ((b & 0xff) | (b >> 1 & 0xff00) | (b >> 2 & 0xff_0000) | (b >> 3 & 0xff00_0000)) as u32
-}
-
-/// The inverse of `dense`.
-#[inline(always)]
-pub fn padded(d: u32) -> Bitboard {
-    let d = d as u64;
-    (d & 0xff) | (d & 0xff00) << 1 | (d & 0xff_0000) << 2 | (d & 0xff00_0000) << 3
 }
 
 /// White's men's squares: not row 8.
@@ -220,15 +206,6 @@ pub fn man_on_crowning_row(pos: &Position) -> bool {
 mod tests {
     use super::*;
     use crate::egtb::material;
-
-    #[test]
-    fn dense_and_padded_are_inverse() {
-        for s in 0..32 {
-            let sq = crate::bitboard::Square::from_index(s);
-            assert_eq!(dense(sq.bit()), 1 << s);
-            assert_eq!(padded(1 << s), sq.bit());
-        }
-    }
 
     /// Every index of every slice of up to 3 pieces, and a stride through the 4-piece ones, maps
     /// to a legal placement that maps back to it; with distinct indices that is a bijection onto

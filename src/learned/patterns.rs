@@ -6,9 +6,8 @@
 //! evaluation is symmetric by construction; opening and ending weights are mixed by the piece
 //! count, and a constant gives the move its worth.
 
-use crate::bitboard::{Color, Square};
+use crate::bitboard::{dense, Color};
 use crate::position::Position;
-use crate::selfplay::format::dense;
 
 /// Configurations of a window: 3 states (empty or king, our man, their man) on 8 squares.
 pub const CONFIGS: usize = 6561;
@@ -182,11 +181,6 @@ pub fn evaluate(weights: &[i16], pos: &Position) -> i32 {
     let mixed = opening * phase + ending * (PHASE_SPAN - phase);
     // Rounded to the nearest centi-man, as the trainer's real-valued mix would be.
     (mixed + PHASE_SPAN / 2).div_euclid(PHASE_SPAN) + i32::from(weights[TEMPO])
-}
-
-/// The square a 0-based index names (for tests and explanations).
-pub fn square(s: usize) -> Square {
-    Square::from_index(s as u8)
 }
 
 #[cfg(test)]

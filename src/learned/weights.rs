@@ -57,10 +57,8 @@ impl Weights {
                 bytes[4]
             ));
         }
-        let file_variant = match bytes[5] {
-            0 => Variant::Russian,
-            1 => Variant::English,
-            v => return err(format!("unknown variant code {v}")),
+        let Some(file_variant) = Variant::from_file_code(bytes[5]) else {
+            return err(format!("unknown variant code {}", bytes[5]));
         };
         if file_variant != variant {
             return err(format!(
@@ -98,10 +96,7 @@ impl Weights {
     pub fn to_bytes(&self) -> Vec<u8> {
         let mut b = MAGIC.to_vec();
         b.push(VERSION);
-        b.push(match self.variant {
-            Variant::Russian => 0,
-            Variant::English => 1,
-        });
+        b.push(self.variant.file_code());
         b.extend_from_slice(&[0, 0]);
         b.extend_from_slice(&self.k.to_le_bytes());
         b.extend_from_slice(&(self.values.len() as u32).to_le_bytes());

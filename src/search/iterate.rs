@@ -4,6 +4,7 @@
 //! variation checked by playing it) and decides between iterations whether time allows another.
 
 use super::ordering::pick;
+use super::shared::Shared;
 use super::tree::to_tt;
 use super::worker::Worker;
 use super::{Limits, Score, SearchInfo};
@@ -288,20 +289,38 @@ impl<R: Rules> Worker<'_, R> {
 
     /// The report of one line.
     fn info(&self, depth: u32, multipv: usize, line: &Line) -> SearchInfo {
-        let time = self.shared.time().elapsed();
         let nodes = self.shared.helper_nodes() + self.nodes;
-        let ms = time.as_millis() as u64;
-        SearchInfo {
+        line_info(
+            self.shared,
             depth,
-            seldepth: self.seldepth as u32,
-            score: Score(line.score),
+            self.seldepth as u32,
             nodes,
-            nps: (nodes as u128 * 1_000_000 / time.as_micros().max(1)) as u64,
-            time_ms: ms,
-            hashfull: self.shared.tt.hashfull(),
             multipv,
-            pv: line.pv.clone(),
-        }
+            line,
+        )
+    }
+}
+
+/// The report of one line of a completed iteration, with the clock and table as they stand.
+pub(crate) fn line_info(
+    shared: &Shared,
+    depth: u32,
+    seldepth: u32,
+    nodes: u64,
+    multipv: usize,
+    line: &Line,
+) -> SearchInfo {
+    let time = shared.time().elapsed();
+    SearchInfo {
+        depth,
+        seldepth,
+        score: Score(line.score),
+        nodes,
+        nps: (nodes as u128 * 1_000_000 / time.as_micros().max(1)) as u64,
+        time_ms: time.as_millis() as u64,
+        hashfull: shared.tt.hashfull(),
+        multipv,
+        pv: line.pv.clone(),
     }
 }
 

@@ -15,7 +15,7 @@
 //! long while), the coordinator answers with the deepest iteration any thread has completed;
 //! the threads wind down on their own and the next search waits for them.
 
-use super::iterate::{verified, Line, RootSetup};
+use super::iterate::{line_info, verified, Line, RootSetup};
 use super::pool::{Job, Pool};
 use super::shared::Shared;
 use super::time::TimeManager;
@@ -165,7 +165,15 @@ fn coordinate<R: Rules>(
                 let mut lines = deepest.lines;
                 for (i, line) in lines.iter_mut().enumerate() {
                     line.pv = verified::<R>(&shared.setup.root, &line.pv);
-                    report(&info(shared, deepest.depth, i + 1, line));
+                    let nodes = shared.total_nodes();
+                    report(&line_info(
+                        shared,
+                        deepest.depth,
+                        deepest.depth,
+                        nodes,
+                        i + 1,
+                        line,
+                    ));
                 }
                 (lines, deepest.depth, shared.total_nodes())
             }
@@ -186,23 +194,6 @@ fn coordinate<R: Rules>(
     }
     shared.stop_all();
     (lines, depth, nodes)
-}
-
-/// The report of one line found by another thread than the main one.
-fn info(shared: &Shared, depth: u32, multipv: usize, line: &Line) -> SearchInfo {
-    let time = shared.time().elapsed();
-    let nodes = shared.total_nodes();
-    SearchInfo {
-        depth,
-        seldepth: depth,
-        score: Score(line.score),
-        nodes,
-        nps: (nodes as u128 * 1_000_000 / time.as_micros().max(1)) as u64,
-        time_ms: time.as_millis() as u64,
-        hashfull: shared.tt.hashfull(),
-        multipv,
-        pv: line.pv.clone(),
-    }
 }
 
 fn outcome(lines: &[Line], depth: u32, nodes: u64) -> SearchOutcome {

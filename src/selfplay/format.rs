@@ -13,7 +13,7 @@
 //!   is 30000 less its distance in plies), flags (u8: bit 0 set when Black is to move, bits 1-2
 //!   the game's result from White's view as in the marker) and the ply (u8, at most 255).
 
-use crate::bitboard::{Bitboard, Color};
+use crate::bitboard::{dense, padded, Color};
 use crate::game::GameResult;
 use crate::position::Position;
 use crate::variant::Variant;
@@ -97,7 +97,7 @@ pub fn header(variant: Variant) -> [u8; HEADER_LEN as usize] {
     let mut h = [0; HEADER_LEN as usize];
     h[..4].copy_from_slice(&MAGIC);
     h[4] = VERSION;
-    h[5] = variant_code(variant);
+    h[5] = variant.file_code();
     h
 }
 
@@ -112,32 +112,8 @@ pub fn read_header(h: &[u8]) -> Result<Variant, DataError> {
             h[4]
         )));
     }
-    match h[5] {
-        0 => Ok(Variant::Russian),
-        1 => Ok(Variant::English),
-        v => Err(DataError::Header(format!("unknown variant code {v}"))),
-    }
-}
-
-fn variant_code(variant: Variant) -> u8 {
-    match variant {
-        Variant::Russian => 0,
-        Variant::English => 1,
-    }
-}
-
-/// The 32-bit set of PDN squares (bit n - 1 for square n) of a bitboard: its four rows of 8
-/// bits without the ghost bit after each (square s lives at bit s + s / 8).
-#[inline]
-pub fn dense(bb: Bitboard) -> u32 {
-    ((bb & 0xFF) | (bb >> 1 & 0xFF00) | (bb >> 2 & 0xFF_0000) | (bb >> 3 & 0xFF00_0000)) as u32
-}
-
-/// The bitboard of a 32-bit set of PDN squares.
-#[inline]
-pub fn padded(set: u32) -> Bitboard {
-    let set = u64::from(set);
-    (set & 0xFF) | (set & 0xFF00) << 1 | (set & 0xFF_0000) << 2 | (set & 0xFF00_0000) << 3
+    Variant::from_file_code(h[5])
+        .ok_or_else(|| DataError::Header(format!("unknown variant code {}", h[5])))
 }
 
 fn result_code(r: GameResult) -> u8 {
@@ -261,19 +237,6 @@ pub fn read_all(mut input: impl Read) -> Result<(Variant, Vec<Record>), DataErro
 mod tests {
     use super::*;
     use crate::notation::fen::parse_fen;
-
-    #[test]
-    fn dense_sets_number_the_squares_from_bit_0() {
-        let mut rng = crate::selfplay::game::SplitMix(5);
-        for _ in 0..1000 {
-            let set = rng.next_u64() as u32;
-            let bb = padded(set);
-            assert_eq!(bb & !crate::bitboard::BOARD, 0);
-            assert_eq!(dense(bb), set);
-            let by_squares = crate::bitboard::squares(bb).fold(0u32, |acc, s| acc | 1 << s.index());
-            assert_eq!(by_squares, set);
-        }
-    }
 
     #[test]
     fn records_round_trip() {

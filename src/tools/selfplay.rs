@@ -4,6 +4,7 @@
 //! run leaves a readable file; `--append` carries on after its last game.
 
 use crate::game::Game;
+use crate::position::Position;
 use crate::search::{Limits, SearchOptions, Searcher};
 use crate::selfplay::format::{self, Record, Sample, HEADER_LEN, RECORD_LEN};
 use crate::selfplay::game::{play_game, GameSpec, PlayedGame, SplitMix};
@@ -63,19 +64,10 @@ pub struct SelfplayArgs {
 
 /// What the run found in the file it appends to.
 struct Existing {
-    /// Positions already recorded (not recorded again).
-    seen: FxHashSet<[u8; 13]>,
+    /// Positions already recorded (not recorded again): pieces and side to move.
+    seen: FxHashSet<Position>,
     /// One past the last game's index.
     next_game: u32,
-}
-
-/// A position's identity for duplicates: the three piece sets and the side to move.
-fn identity(sample: &Sample) -> [u8; 13] {
-    let bytes = Record::Position(*sample).encode();
-    let mut id = [0; 13];
-    id[..12].copy_from_slice(&bytes[..12]);
-    id[12] = bytes[14] & 1;
-    id
 }
 
 /// Runs `crownhead selfplay`.
@@ -157,7 +149,7 @@ pub fn run(args: &SelfplayArgs) -> Result<(), String> {
                 let fresh: Vec<Sample> = game
                     .samples
                     .iter()
-                    .filter(|s| seen.insert(identity(s)))
+                    .filter(|s| seen.insert(s.position))
                     .copied()
                     .collect();
                 format::write_game(&mut file, to_write, game.outcome.result, game.plies, &fresh)
@@ -168,7 +160,7 @@ pub fn run(args: &SelfplayArgs) -> Result<(), String> {
         }
         Ok(())
     })?;
-    progress.finish();
+    progress.print();
     Ok(())
 }
 
@@ -206,7 +198,7 @@ fn open_output(args: &SelfplayArgs) -> Result<(BufWriter<File>, Existing), Strin
                 existing.next_game = existing.next_game.max(index.saturating_add(1))
             }
             Record::Position(s) => {
-                existing.seen.insert(identity(s));
+                existing.seen.insert(s.position);
             }
         }
     }
@@ -266,10 +258,6 @@ impl Progress {
             rate * 3600.0,
             clock(left)
         );
-    }
-
-    fn finish(&self) {
-        self.print();
     }
 }
 

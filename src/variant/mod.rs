@@ -81,6 +81,24 @@ impl Variant {
         }
     }
 
+    /// The variant's byte in Crownhead's training files (self-play data, evaluation weights):
+    /// 0 russian, 1 english.
+    pub const fn file_code(self) -> u8 {
+        match self {
+            Variant::Russian => 0,
+            Variant::English => 1,
+        }
+    }
+
+    /// The variant of a training file's byte, if it names one.
+    pub const fn from_file_code(code: u8) -> Option<Variant> {
+        match code {
+            0 => Some(Variant::Russian),
+            1 => Some(Variant::English),
+            _ => None,
+        }
+    }
+
     /// The variant of a PDN `GameType` tag value such as `21` or `25,W,8,8,A0,0`.
     pub fn from_game_type(tag: &str) -> Option<Variant> {
         match tag.split(',').next().map(str::trim) {
