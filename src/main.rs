@@ -16,6 +16,11 @@ use std::time::Instant;
 struct Cli {
     #[command(subcommand)]
     command: Option<Command>,
+    /// Play with this learned-evaluation weights file (scripts/train_eval.py) instead of the
+    /// embedded weights of its variant, to test a new fit without a rebuild; before the
+    /// subcommand (`crownhead --eval-file F bench --eval learned`), or alone for the protocol.
+    #[arg(long, value_name = "FILE")]
+    eval_file: Option<std::path::PathBuf>,
 }
 
 #[derive(Subcommand)]
@@ -52,6 +57,9 @@ enum Command {
         /// Transposition table size in MiB (cleared before every position, so kept small).
         #[arg(long, default_value_t = 16)]
         hash: usize,
+        /// The evaluation: auto, learned or handwritten.
+        #[arg(long, default_value = "auto")]
+        eval: crownhead::learned::EvalChoice,
     },
     /// Read FENs from stdin, one per line, and print each one's legal moves on one line.
     Moves {
@@ -168,6 +176,16 @@ fn main() -> ExitCode {
     }
     // End of protocol dispatch.
     let cli = Cli::parse();
+    if let Some(path) = &cli.eval_file {
+        if let Err(e) = crownhead::learned::load_file(path) {
+            let message = e.to_string();
+            eprintln!(
+                "crownhead: error: {}",
+                crownhead::notation::quote::printable_lines(&message)
+            );
+            return ExitCode::FAILURE;
+        }
+    }
     // Not for `match`: it writes to engines over pipes and must see their end as an error.
     if !matches!(cli.command, Some(Command::Match(_)) | None) {
         quiet_on_closed_pipe();
@@ -181,7 +199,8 @@ fn main() -> ExitCode {
             depth,
             threads,
             hash,
-        }) => run_bench(depth, threads, hash),
+            eval,
+        }) => run_bench(depth, threads, hash, eval),
         Some(Command::Perft {
             depth,
             variant,
@@ -265,7 +284,12 @@ fn run_perft(
     Ok(())
 }
 
-fn run_bench(depth: u32, threads: usize, hash: usize) -> Result<(), String> {
+fn run_bench(
+    depth: u32,
+    threads: usize,
+    hash: usize,
+    eval: crownhead::learned::EvalChoice,
+) -> Result<(), String> {
     if !(1..=crownhead::MAX_DEPTH).contains(&depth)
         || !(1..=1024).contains(&threads)
         || !(1..=65536).contains(&hash)
@@ -275,7 +299,7 @@ fn run_bench(depth: u32, threads: usize, hash: usize) -> Result<(), String> {
             crownhead::MAX_DEPTH
         ));
     }
-    crownhead::search::bench::run(depth, threads, hash, &mut |line| println!("{line}"))
+    crownhead::search::bench::run(depth, threads, hash, eval, &mut |line| println!("{line}"))
         .map_err(|e| e.to_string())?;
     Ok(())
 }
@@ -305,7 +329,10 @@ fn run_evaluate(variant: Variant, weights: Option<String>) -> Result<(), String>
     let bytes = std::fs::read(&path).map_err(|e| format!("cannot read {path}: {e}"))?;
     let w = crownhead::learned::Weights::parse(&bytes, variant, crownhead::learned::WEIGHT_COUNT)
         .map_err(|e| format!("{path}: {e}"))?;
-    each_fen_line(|pos| crownhead::learned::evaluate(&w.values, pos).to_string())
+    each_fen_line(|pos| {
+        crownhead::with_rules!(variant, R => crownhead::learned::model_eval::<R>(&w, pos))
+            .to_string()
+    })
 }
 
 /// Answers each FEN line of stdin with one line: `answer` of the position, or an error. Lines

@@ -47,6 +47,7 @@ fn hand_written_and_learned_evaluations_as_the_library_gives_them() {
         values: (0..WEIGHT_COUNT)
             .map(|i| ((i * 7919) % 301) as i16 - 150)
             .collect(),
+        base: Default::default(),
     };
     let path = std::env::temp_dir().join(format!("crownhead-eval-{}.weights", std::process::id()));
     std::fs::write(&path, weights.to_bytes()).unwrap();

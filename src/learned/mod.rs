@@ -1,10 +1,39 @@
 //! The learned evaluation (issue 22): pattern tables fitted to self-play games by
-//! `scripts/train_eval.py`. `weights` reads and checks the trainer's file; `patterns` computes
-//! the evaluation it describes. Not yet used by the search: the hand-written evaluation plays
-//! until a fitted table beats it in a match.
+//! `scripts/train_eval.py` (docs/TRAINING.md). `weights` reads and checks the trainer's file;
+//! `patterns` computes the evaluation it describes; `library` holds the weights the engine
+//! plays with (embedded in the binary, or a file named at start-up); `choice` says which
+//! evaluation a search uses.
 
+pub mod choice;
+pub mod library;
 pub mod patterns;
 pub mod weights;
 
-pub use patterns::{evaluate, WEIGHT_COUNT};
-pub use weights::{Weights, WeightsError};
+pub use choice::EvalChoice;
+pub use library::{load_file, weights_for};
+pub use patterns::{evaluate, explain, WEIGHT_COUNT};
+pub use weights::{Base, Weights, WeightsError};
+
+use crate::position::Position;
+use crate::variant::Rules;
+
+/// The model a weights file describes, as the trainer fits it: the tables, plus the
+/// hand-written evaluation where the file says they correct it. Side to move's view, centi-men.
+pub fn model_eval<R: Rules>(weights: &Weights, pos: &Position) -> i32 {
+    let tables = patterns::evaluate(&weights.values, pos);
+    match weights.base {
+        Base::None => tables,
+        Base::HandWritten => tables + crate::eval::evaluate_for::<R>(pos),
+    }
+}
+
+/// The learned evaluation as the search plays it: the model, except that a dead draw is 0.
+/// That knowledge is the hand-written evaluation's, exact where a fitted table only leans.
+#[inline]
+pub fn evaluate_for<R: Rules>(weights: &Weights, pos: &Position) -> i32 {
+    if crate::eval::dead_draw::<R>(pos) {
+        0
+    } else {
+        model_eval::<R>(weights, pos)
+    }
+}

@@ -137,6 +137,45 @@ fn phase_sum(w: &[i16], v: View) -> i32 {
     sum
 }
 
+/// What each block of a phase's weights is called in `explain`. The windows are named by the
+/// squares they cover as the side to move sees the board (as White, moving up).
+const BLOCK_NAMES: [&str; WINDOWS + 3] = [
+    "pattern a5-d8",
+    "pattern c5-f8",
+    "pattern e5-h8",
+    "pattern a3-d6",
+    "pattern c3-f6",
+    "pattern e3-h6",
+    "pattern a1-d4",
+    "pattern c1-f4",
+    "pattern e1-h4",
+    "men",
+    "kings",
+    "king squares",
+];
+
+/// `phase_sum` block by block, in the order of `BLOCK_NAMES`: the explanation's reading of
+/// the same weights (`phase_sum` stays a plain loop for the search's sake).
+fn phase_blocks(w: &[i16], v: View) -> [i32; WINDOWS + 3] {
+    let m = v.mirror();
+    let weight = |i: usize| i32::from(w[i]);
+    let mut out = [0; WINDOWS + 3];
+    for (k, slot) in out.iter_mut().take(WINDOWS).enumerate() {
+        *slot = weight(k * CONFIGS + config(k, v.our_men, v.their_men))
+            - weight(k * CONFIGS + config(k, m.our_men, m.their_men));
+    }
+    let count = |x: u32| x.count_ones() as i32;
+    out[WINDOWS] = weight(MEN) * (count(v.our_men) - count(v.their_men));
+    out[WINDOWS + 1] = weight(KINGS) * (count(v.our_kings) - count(v.their_kings));
+    out[WINDOWS + 2] = Bits(v.our_kings)
+        .map(|s| weight(KING_SQUARES + s))
+        .sum::<i32>()
+        - Bits(m.our_kings)
+            .map(|s| weight(KING_SQUARES + s))
+            .sum::<i32>();
+    out
+}
+
 /// The squares of a 32-bit set.
 struct Bits(u32);
 
@@ -151,10 +190,8 @@ impl Iterator for Bits {
     }
 }
 
-/// The evaluation of `pos` from the side to move's view, in centi-men, with `weights` of
-/// `WEIGHT_COUNT` values.
-pub fn evaluate(weights: &[i16], pos: &Position) -> i32 {
-    debug_assert_eq!(weights.len(), WEIGHT_COUNT);
+/// The side to move's view of `pos` and its phase (0 = ending, `PHASE_SPAN` = opening).
+fn view_of(pos: &Position) -> (View, i32) {
     let (white, black, kings) = (
         dense(pos.pieces(Color::White)),
         dense(pos.pieces(Color::Black)),
@@ -176,11 +213,43 @@ pub fn evaluate(weights: &[i16], pos: &Position) -> i32 {
         their_kings: them & kings,
     };
     let phase = ((us | them).count_ones() as i32 - 2).clamp(0, PHASE_SPAN);
+    (view, phase)
+}
+
+/// The evaluation of `pos` from the side to move's view, in centi-men, with `weights` of
+/// `WEIGHT_COUNT` values.
+pub fn evaluate(weights: &[i16], pos: &Position) -> i32 {
+    debug_assert_eq!(weights.len(), WEIGHT_COUNT);
+    let (view, phase) = view_of(pos);
     let opening = phase_sum(&weights[..PER_PHASE], view);
     let ending = phase_sum(&weights[PER_PHASE..2 * PER_PHASE], view);
     let mixed = opening * phase + ending * (PHASE_SPAN - phase);
     // Rounded to the nearest centi-man, as the trainer's real-valued mix would be.
     (mixed + PHASE_SPAN / 2).div_euclid(PHASE_SPAN) + i32::from(weights[TEMPO])
+}
+
+/// The evaluation of `pos` by block, side to move's view, centi-men, each block's opening and
+/// ending weights mixed by the phase: the windows, material, king squares and the move's worth.
+/// The values sum to `evaluate` (the rounding of the mix shows as a last term when it is not 0).
+pub fn explain(weights: &[i16], pos: &Position) -> Vec<(&'static str, i32)> {
+    debug_assert_eq!(weights.len(), WEIGHT_COUNT);
+    let (view, phase) = view_of(pos);
+    let opening = phase_blocks(&weights[..PER_PHASE], view);
+    let ending = phase_blocks(&weights[PER_PHASE..2 * PER_PHASE], view);
+    let mut out: Vec<(&'static str, i32)> = BLOCK_NAMES
+        .iter()
+        .zip(opening.iter().zip(&ending))
+        .map(|(&name, (&o, &e))| {
+            let mixed = o * phase + e * (PHASE_SPAN - phase);
+            (name, (mixed + PHASE_SPAN / 2).div_euclid(PHASE_SPAN))
+        })
+        .collect();
+    out.push(("tempo", i32::from(weights[TEMPO])));
+    let rounding = evaluate(weights, pos) - out.iter().map(|t| t.1).sum::<i32>();
+    if rounding != 0 {
+        out.push(("rounding", rounding));
+    }
+    out
 }
 
 #[cfg(test)]
@@ -245,6 +314,50 @@ mod tests {
         ] {
             let pos = parse_fen(fen).unwrap();
             assert_eq!(evaluate(&w, &pos), evaluate(&w, &pos.mirrored()), "{fen}");
+        }
+    }
+
+    #[test]
+    fn the_explanation_sums_to_the_evaluation_block_by_block() {
+        let w = random_weights(5);
+        let mut rng = SplitMix(17);
+        for _ in 0..2000 {
+            let pos = random_position(&mut rng);
+            let terms = explain(&w, &pos);
+            assert_eq!(terms.iter().map(|t| t.1).sum::<i32>(), evaluate(&w, &pos));
+            // Rounding each of 12 mixed blocks to the nearest loses at most half a centi-man each.
+            let rounding = terms.iter().find(|t| t.0 == "rounding").map_or(0, |t| t.1);
+            assert!(rounding.abs() <= 6, "{rounding}");
+            let (view, _) = view_of(&pos);
+            let blocks: i32 = phase_blocks(&w[..PER_PHASE], view).iter().sum();
+            assert_eq!(blocks, phase_sum(&w[..PER_PHASE], view));
+        }
+    }
+
+    /// A random legal-looking position: men off their crowning rows, up to 24 pieces.
+    fn random_position(rng: &mut SplitMix) -> Position {
+        loop {
+            let mut fen_sides = [Vec::new(), Vec::new()];
+            for s in 1..=32u32 {
+                match rng.below(6) {
+                    0 if s > 4 => fen_sides[0].push(s.to_string()),
+                    1 if s < 29 => fen_sides[1].push(s.to_string()),
+                    2 if rng.below(4) == 0 => fen_sides[(s % 2) as usize].push(format!("K{s}")),
+                    _ => {}
+                }
+            }
+            if fen_sides.iter().any(|v| v.is_empty()) {
+                continue;
+            }
+            let side = if rng.below(2) == 0 { "W" } else { "B" };
+            let fen = format!(
+                "{side}:W{}:B{}",
+                fen_sides[0].join(","),
+                fen_sides[1].join(",")
+            );
+            if let Ok(pos) = parse_fen(&fen) {
+                return pos;
+            }
         }
     }
 

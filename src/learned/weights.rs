@@ -1,5 +1,6 @@
 //! The learned evaluation's weights file, as `scripts/train_eval.py` writes it: `CHEV`, the
-//! version (1), the variant (0 russian, 1 english), two zero bytes, the logistic scale K (f32),
+//! version (1), the variant (0 russian, 1 english), a flags byte (bit 0: the tables are a
+//! correction added to the hand-written evaluation), a zero byte, the logistic scale K (f32),
 //! the number of weights (u32), the weights (i16, centi-men, in the order of
 //! `patterns::LAYOUT`), and a 64-bit FNV-1a checksum of everything before it. A file that is
 //! cut off, corrupt, of another version or variant, or of another size is refused with an
@@ -23,6 +24,28 @@ pub struct Weights {
     pub k: f32,
     /// The weights, centi-men.
     pub values: Vec<i16>,
+    /// What the tables are added to.
+    pub base: Base,
+}
+
+/// What a file's tables are added to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Base {
+    /// Nothing: the tables are the whole evaluation.
+    #[default]
+    None,
+    /// The hand-written evaluation: the tables correct it.
+    HandWritten,
+}
+
+impl Base {
+    /// The header's flags byte for this base.
+    const fn flags(self) -> u8 {
+        match self {
+            Base::None => 0,
+            Base::HandWritten => 1,
+        }
+    }
 }
 
 /// Why a weights file was refused.
@@ -65,6 +88,11 @@ impl Weights {
                 "{file_variant} weights where {variant} ones are needed"
             ));
         }
+        let base = match bytes[6] {
+            0 => Base::None,
+            1 => Base::HandWritten,
+            f => return err(format!("unknown flags {f:#04x}")),
+        };
         let k = f32::from_le_bytes([bytes[8], bytes[9], bytes[10], bytes[11]]);
         let n = u32::from_le_bytes([bytes[12], bytes[13], bytes[14], bytes[15]]) as usize;
         if n != expected {
@@ -89,7 +117,12 @@ impl Weights {
             .chunks_exact(2)
             .map(|c| i16::from_le_bytes([c[0], c[1]]))
             .collect();
-        Ok(Weights { variant, k, values })
+        Ok(Weights {
+            variant,
+            k,
+            values,
+            base,
+        })
     }
 
     /// The file's bytes (for tests and tools that write weights).
@@ -97,7 +130,7 @@ impl Weights {
         let mut b = MAGIC.to_vec();
         b.push(VERSION);
         b.push(self.variant.file_code());
-        b.extend_from_slice(&[0, 0]);
+        b.extend_from_slice(&[self.base.flags(), 0]);
         b.extend_from_slice(&self.k.to_le_bytes());
         b.extend_from_slice(&(self.values.len() as u32).to_le_bytes());
         for v in &self.values {
@@ -118,6 +151,7 @@ mod tests {
             variant: Variant::English,
             k: 64.5,
             values: (0..100).map(|i| i * 7 - 300).collect(),
+            base: Base::HandWritten,
         }
     }
 
@@ -137,9 +171,15 @@ mod tests {
         let mut flipped = bytes.clone();
         flipped[40] ^= 1;
         refused(&flipped, Variant::English, 100, "checksum");
-        let mut version = bytes;
+        let mut version = bytes.clone();
         version[4] = 2;
         refused(&version, Variant::English, 100, "version 2");
+        // An unknown flag, with the checksum made good: refused, not ignored.
+        let mut flags = bytes[..bytes.len() - 8].to_vec();
+        flags[6] = 2;
+        let sum = fnv1a(&flags);
+        flags.extend_from_slice(&sum.to_le_bytes());
+        refused(&flags, Variant::English, 100, "unknown flags");
     }
 
     #[test]

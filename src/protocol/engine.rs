@@ -251,10 +251,15 @@ impl Engine {
         }
     }
 
-    /// The evaluation of the current position broken down by term, from the side to move's
-    /// point of view, in hundredths of a man.
+    /// The evaluation that plays (option `Eval`) of the current position broken down by term,
+    /// from the side to move's point of view, in hundredths of a man.
     pub fn eval_terms(&self) -> Vec<(&'static str, i32)> {
-        eval_terms(self.game.variant(), self.game.position())
+        let variant = self.game.variant();
+        let pos = self.game.position();
+        match self.settings.search.eval.weights(variant) {
+            None => crate::evaluate_terms(variant, pos),
+            Some(w) => learned_terms(variant, w, pos),
+        }
     }
 }
 
@@ -294,9 +299,22 @@ fn search_thread(
     report(Report::Done(&outcome));
 }
 
-/// The evaluation by term.
-///
-/// The evaluation of the current position by term, from the side to move's point of view.
-pub fn eval_terms(variant: Variant, pos: &Position) -> Vec<(&'static str, i32)> {
-    crate::evaluate_terms(variant, pos)
+/// The learned evaluation by block, after the hand-written evaluation where the tables correct
+/// it; a dead draw (which the search scores 0 whatever the tables say) adds a last term that
+/// cancels the rest, as in the hand-written explanation.
+fn learned_terms(
+    variant: Variant,
+    weights: &crate::learned::Weights,
+    pos: &Position,
+) -> Vec<(&'static str, i32)> {
+    let mut terms = Vec::new();
+    if weights.base == crate::learned::Base::HandWritten {
+        terms.push(("hand-written", crate::evaluate(variant, pos)));
+    }
+    terms.extend(crate::learned::explain(&weights.values, pos));
+    if crate::with_rules!(variant, R => crate::eval::dead_draw::<R>(pos)) {
+        let sum: i32 = terms.iter().map(|t| t.1).sum();
+        terms.push(("dead draw", -sum));
+    }
+    terms
 }

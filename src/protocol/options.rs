@@ -3,6 +3,7 @@
 //! dialects print their declarations from this table and parse `setoption`/`set-param` through it.
 
 use super::ProtocolError;
+use crate::learned::EvalChoice;
 use crate::search::SearchOptions;
 use crate::variant::Variant;
 
@@ -159,6 +160,23 @@ pub const OPTIONS: &[OptionSpec] = &[
             }
         },
         current: |s| s.variant.name().to_string(),
+    },
+    OptionSpec {
+        uci: Some("Eval"),
+        hub: Some("eval"),
+        kind: Kind::Combo {
+            default: "auto",
+            vars: &EvalChoice::NAMES,
+            aliases: &[("hand-written", "handwritten")],
+        },
+        apply: |s, v| {
+            s.search.eval = match v {
+                Value::Word(w) => w.parse().unwrap_or_default(),
+                _ => EvalChoice::Auto,
+            };
+            Effect::Search
+        },
+        current: |s| s.search.eval.name().to_string(),
     },
     OptionSpec {
         uci: None,

@@ -3,6 +3,7 @@
 //! total is a signature of the search's behaviour: identical on every run and every machine.
 
 use super::{Limits, SearchControl, SearchOptions, Searcher};
+use crate::learned::EvalChoice;
 use crate::notation::fen::parse_fen;
 use crate::notation::move_text::{default_style, full_text};
 use crate::position::Position;
@@ -81,12 +82,14 @@ pub fn run(
     depth: u32,
     threads: usize,
     hash_mb: usize,
+    eval: EvalChoice,
     print: &mut dyn FnMut(&str),
 ) -> Result<BenchResult, BenchError> {
     let positions = parse_positions(BENCH_POSITIONS)?;
     let options = SearchOptions {
         threads,
         hash_mb,
+        eval,
         ..SearchOptions::default()
     };
     let mut searcher = Searcher::new(options);

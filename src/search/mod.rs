@@ -24,6 +24,7 @@ pub use limits::{Clock, Limits, MAX_DEPTH, MAX_PLY};
 pub use score::Score;
 
 use crate::game::Game;
+use crate::learned::EvalChoice;
 use crate::moves::Move;
 use crate::tt::TransTable;
 use pool::Pool;
@@ -41,6 +42,8 @@ pub struct SearchOptions {
     pub multipv: usize,
     /// Milliseconds kept in reserve on every move for I/O and process latency.
     pub move_overhead_ms: u64,
+    /// The evaluation that plays.
+    pub eval: EvalChoice,
 }
 
 impl Default for SearchOptions {
@@ -50,6 +53,7 @@ impl Default for SearchOptions {
             hash_mb: 64,
             multipv: 1,
             move_overhead_ms: 50,
+            eval: EvalChoice::Auto,
         }
     }
 }

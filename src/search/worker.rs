@@ -10,6 +10,7 @@ use super::tree::{self, KeyStack};
 use super::{Score, MAX_PLY};
 use crate::bitboard::Color;
 use crate::eval::evaluate_for;
+use crate::learned;
 use crate::movegen::{capturers, has_capture, opponent_has_capture, search_captures, search_moves};
 use crate::moves::{self, Move};
 use crate::position::Position;
@@ -153,6 +154,16 @@ impl<'a, R: Rules> Worker<'a, R> {
         }
     }
 
+    /// The static evaluation of `pos`, side to move's view: the learned one where the search
+    /// was given weights, else the hand-written one.
+    #[inline]
+    fn evaluate(&self, pos: &Position) -> i32 {
+        match self.shared.setup.weights {
+            None => evaluate_for::<R>(pos),
+            Some(w) => learned::evaluate_for::<R>(w, pos),
+        }
+    }
+
     /// Counts a node and, every so often, checks the stop flag, the clock and the node limit.
     #[inline(always)]
     fn visit(&mut self, ply: usize) {
@@ -281,7 +292,7 @@ impl<'a, R: Rules> Worker<'a, R> {
             return 0;
         }
         if ply >= MAX_PLY - 1 {
-            return evaluate_for::<R>(pos);
+            return self.evaluate(pos);
         }
 
         // Mate-distance pruning: no line from here beats a win in the next ply.
@@ -430,7 +441,7 @@ impl<'a, R: Rules> Worker<'a, R> {
         {
             return None;
         }
-        let eval = evaluate_for::<R>(pos);
+        let eval = self.evaluate(pos);
         let cut = depth <= p.cut_depth && eval - p.cut_margin * depth >= beta;
         let razor = depth <= p.razor_depth && eval + p.razor_margin * depth <= alpha;
         (cut || razor).then_some(eval)
@@ -608,10 +619,10 @@ impl<'a, R: Rules> Worker<'a, R> {
             if !tree::has_quiet_move(pos) {
                 return Score::loss_in(ply as u32).0;
             }
-            return evaluate_for::<R>(pos);
+            return self.evaluate(pos);
         }
         if ply >= MAX_PLY - 1 {
-            return evaluate_for::<R>(pos);
+            return self.evaluate(pos);
         }
         let start = self.stack.top();
         search_captures::<R>(pos, capturers, &mut self.stack.moves);

@@ -1,0 +1,85 @@
+//! The weights the engine plays with. Each variant's fitted weights are embedded in the binary
+//! (`include_bytes!`) and checked, like any file, the first time they are needed; a weights file
+//! named at start-up (`crownhead --eval-file F`, for testing a new fit in a match without a
+//! rebuild) takes the place of its variant's embedded weights for the life of the process.
+
+use super::patterns::WEIGHT_COUNT;
+use super::weights::{Weights, WeightsError};
+use crate::variant::Variant;
+use std::path::Path;
+use std::sync::OnceLock;
+
+/// The embedded weights of each variant, if it has any (see docs/TRAINING.md for how they were
+/// made and the match that admitted them).
+fn embedded_bytes(variant: Variant) -> Option<&'static [u8]> {
+    match variant {
+        Variant::English => Some(include_bytes!("english.weights")),
+        Variant::Russian => None,
+    }
+}
+
+/// Per variant (indexed by `Variant::file_code`): the weights in use, once looked up.
+static IN_USE: [OnceLock<Option<Weights>>; 2] = [OnceLock::new(), OnceLock::new()];
+/// Per variant: whether its weights came from a file named at start-up.
+static FROM_FILE: [OnceLock<()>; 2] = [OnceLock::new(), OnceLock::new()];
+
+/// Whether `variant`'s weights were loaded by `load_file`: a user who names a file wants it
+/// to play, so `EvalChoice::Auto` then plays it.
+pub fn loaded_from_file(variant: Variant) -> bool {
+    FROM_FILE[usize::from(variant.file_code())].get().is_some()
+}
+
+fn slot(variant: Variant) -> &'static OnceLock<Option<Weights>> {
+    &IN_USE[usize::from(variant.file_code())]
+}
+
+/// The weights of `variant` the engine plays with: a file loaded by `load_file`, else the
+/// embedded ones; `None` if the variant has none (or, which a test rules out, they are damaged:
+/// then the error is logged and the hand-written evaluation plays).
+pub fn weights_for(variant: Variant) -> Option<&'static Weights> {
+    slot(variant)
+        .get_or_init(|| {
+            let bytes = embedded_bytes(variant)?;
+            Weights::parse(bytes, variant, WEIGHT_COUNT)
+                .map_err(|e| log::error!("embedded {variant} weights: {e}"))
+                .ok()
+        })
+        .as_ref()
+}
+
+/// Reads a weights file and makes it its variant's weights for the rest of the process. It must
+/// come before the variant's weights are first used (at start-up); returns the variant.
+pub fn load_file(path: &Path) -> Result<Variant, WeightsError> {
+    let name = path.display();
+    let bytes =
+        std::fs::read(path).map_err(|e| WeightsError(format!("cannot read {name}: {e}")))?;
+    let variant = bytes
+        .get(5)
+        .copied()
+        .and_then(Variant::from_file_code)
+        .ok_or_else(|| WeightsError(format!("{name}: not a weights file")))?;
+    let weights = Weights::parse(&bytes, variant, WEIGHT_COUNT)
+        .map_err(|e| WeightsError(format!("{name}: {}", e.0)))?;
+    slot(variant)
+        .set(Some(weights))
+        .map_err(|_| WeightsError(format!("{variant} weights were already in use")))?;
+    let _ = FROM_FILE[usize::from(variant.file_code())].set(());
+    Ok(variant)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_embedded_weights_load_for_their_variant() {
+        for variant in [Variant::English, Variant::Russian] {
+            if let Some(bytes) = embedded_bytes(variant) {
+                let w = Weights::parse(bytes, variant, WEIGHT_COUNT)
+                    .unwrap_or_else(|e| panic!("embedded {variant} weights: {e}"));
+                assert_eq!(w.values.len(), WEIGHT_COUNT);
+                assert!(weights_for(variant).is_some());
+            }
+        }
+    }
+}
