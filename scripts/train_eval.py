@@ -220,7 +220,7 @@ def sigmoid(x):
 
 def cross_entropy(p, t):
     import numpy as np
-    p = np.clip(p, 1e-9, 1 - 1e-9)
+    p = np.clip(np.asarray(p, dtype=np.float64), 1e-9, 1 - 1e-9)
     return float(np.mean(-(t * np.log(p) + (1 - t) * np.log(1 - p))))
 
 

@@ -60,6 +60,9 @@ enum Command {
         /// The evaluation: auto, learned or handwritten.
         #[arg(long, default_value = "auto")]
         eval: crownhead::learned::EvalChoice,
+        /// Search only this variant's positions (the signature is that of all of them).
+        #[arg(long)]
+        variant: Option<Variant>,
     },
     /// Read FENs from stdin, one per line, and print each one's legal moves on one line.
     Moves {
@@ -200,7 +203,8 @@ fn main() -> ExitCode {
             threads,
             hash,
             eval,
-        }) => run_bench(depth, threads, hash, eval),
+            variant,
+        }) => run_bench(depth, threads, hash, eval, variant),
         Some(Command::Perft {
             depth,
             variant,
@@ -289,6 +293,7 @@ fn run_bench(
     threads: usize,
     hash: usize,
     eval: crownhead::learned::EvalChoice,
+    only: Option<Variant>,
 ) -> Result<(), String> {
     if !(1..=crownhead::MAX_DEPTH).contains(&depth)
         || !(1..=1024).contains(&threads)
@@ -299,8 +304,10 @@ fn run_bench(
             crownhead::MAX_DEPTH
         ));
     }
-    crownhead::search::bench::run(depth, threads, hash, eval, &mut |line| println!("{line}"))
-        .map_err(|e| e.to_string())?;
+    crownhead::search::bench::run(depth, threads, hash, eval, only, &mut |line| {
+        println!("{line}")
+    })
+    .map_err(|e| e.to_string())?;
     Ok(())
 }
 
@@ -327,11 +334,12 @@ fn run_evaluate(variant: Variant, weights: Option<String>) -> Result<(), String>
         return each_fen_line(|pos| crownhead::evaluate(variant, pos).to_string());
     };
     let bytes = std::fs::read(&path).map_err(|e| format!("cannot read {path}: {e}"))?;
-    let w = crownhead::learned::Weights::parse(&bytes, variant, crownhead::learned::WEIGHT_COUNT)
-        .map_err(|e| format!("{path}: {e}"))?;
+    let learned =
+        crownhead::learned::Weights::parse(&bytes, variant, crownhead::learned::WEIGHT_COUNT)
+            .and_then(crownhead::learned::Learned::new)
+            .map_err(|e| format!("{path}: {e}"))?;
     each_fen_line(|pos| {
-        crownhead::with_rules!(variant, R => crownhead::learned::model_eval::<R>(&w, pos))
-            .to_string()
+        crownhead::with_rules!(variant, R => learned.model_eval::<R>(pos)).to_string()
     })
 }
 

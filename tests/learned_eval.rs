@@ -2,7 +2,7 @@
 //! block, `crownhead --eval-file` plays a weights file in place of the embedded ones, and a bad
 //! file or choice is refused with one clear error.
 
-use crownhead::learned::{weights_for, Weights, WEIGHT_COUNT};
+use crownhead::learned::{learned_for, Weights, WEIGHT_COUNT};
 use crownhead::{parse_fen, Variant};
 use std::io::Write;
 use std::process::{Command, Output, Stdio};
@@ -48,7 +48,9 @@ fn explained(args: &[&str], choice: &str) -> (Vec<(String, i32)>, i32) {
 #[test]
 fn the_eval_option_chooses_the_evaluation_that_explains_and_plays() {
     let pos = parse_fen(FEN).unwrap();
-    let embedded = weights_for(Variant::English).expect("english has embedded weights");
+    let embedded = &learned_for(Variant::English)
+        .expect("english has embedded weights")
+        .weights;
 
     let (terms, total) = explained(&[], "learned");
     assert_eq!(total, crownhead::learned::evaluate(&embedded.values, &pos));

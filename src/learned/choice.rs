@@ -1,7 +1,7 @@
 //! Which evaluation a search plays with: the option `Eval` (UCI) / `eval` (Hub).
 
-use super::library::{loaded_from_file, weights_for};
-use super::weights::Weights;
+use super::library::{learned_for, loaded_from_file};
+use super::Learned;
 use crate::variant::Variant;
 use std::fmt;
 use std::str::FromStr;
@@ -42,8 +42,8 @@ impl EvalChoice {
         }
     }
 
-    /// The learned weights to play `variant` with, or `None` for the hand-written evaluation.
-    pub fn weights(self, variant: Variant) -> Option<&'static Weights> {
+    /// The learned evaluation to play `variant` with, or `None` for the hand-written one.
+    pub fn learned(self, variant: Variant) -> Option<&'static Learned> {
         match self {
             EvalChoice::HandWritten => None,
             EvalChoice::Auto
@@ -51,7 +51,7 @@ impl EvalChoice {
             {
                 None
             }
-            EvalChoice::Auto | EvalChoice::Learned => weights_for(variant),
+            EvalChoice::Auto | EvalChoice::Learned => learned_for(variant),
         }
     }
 }
@@ -91,12 +91,12 @@ mod tests {
     #[test]
     fn handwritten_never_has_weights_and_learned_has_the_embedded_ones() {
         for variant in [Variant::English, Variant::Russian] {
-            assert!(EvalChoice::HandWritten.weights(variant).is_none());
+            assert!(EvalChoice::HandWritten.learned(variant).is_none());
             assert_eq!(
-                EvalChoice::Learned.weights(variant).is_some(),
-                weights_for(variant).is_some()
+                EvalChoice::Learned.learned(variant).is_some(),
+                learned_for(variant).is_some()
             );
         }
-        assert!(EvalChoice::Learned.weights(Variant::English).is_some());
+        assert!(EvalChoice::Learned.learned(Variant::English).is_some());
     }
 }

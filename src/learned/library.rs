@@ -5,6 +5,7 @@
 
 use super::patterns::WEIGHT_COUNT;
 use super::weights::{Weights, WeightsError};
+use super::Learned;
 use crate::variant::Variant;
 use std::path::Path;
 use std::sync::OnceLock;
@@ -19,7 +20,7 @@ fn embedded_bytes(variant: Variant) -> Option<&'static [u8]> {
 }
 
 /// Per variant (indexed by `Variant::file_code`): the weights in use, once looked up.
-static IN_USE: [OnceLock<Option<Weights>>; 2] = [OnceLock::new(), OnceLock::new()];
+static IN_USE: [OnceLock<Option<Learned>>; 2] = [OnceLock::new(), OnceLock::new()];
 /// Per variant: whether its weights came from a file named at start-up.
 static FROM_FILE: [OnceLock<()>; 2] = [OnceLock::new(), OnceLock::new()];
 
@@ -29,18 +30,19 @@ pub fn loaded_from_file(variant: Variant) -> bool {
     FROM_FILE[usize::from(variant.file_code())].get().is_some()
 }
 
-fn slot(variant: Variant) -> &'static OnceLock<Option<Weights>> {
+fn slot(variant: Variant) -> &'static OnceLock<Option<Learned>> {
     &IN_USE[usize::from(variant.file_code())]
 }
 
-/// The weights of `variant` the engine plays with: a file loaded by `load_file`, else the
+/// The learned evaluation of `variant` the engine plays with: a file loaded by `load_file`, else the
 /// embedded ones; `None` if the variant has none (or, which a test rules out, they are damaged:
 /// then the error is logged and the hand-written evaluation plays).
-pub fn weights_for(variant: Variant) -> Option<&'static Weights> {
+pub fn learned_for(variant: Variant) -> Option<&'static Learned> {
     slot(variant)
         .get_or_init(|| {
             let bytes = embedded_bytes(variant)?;
             Weights::parse(bytes, variant, WEIGHT_COUNT)
+                .and_then(Learned::new)
                 .map_err(|e| log::error!("embedded {variant} weights: {e}"))
                 .ok()
         })
@@ -59,6 +61,7 @@ pub fn load_file(path: &Path) -> Result<Variant, WeightsError> {
         .and_then(Variant::from_file_code)
         .ok_or_else(|| WeightsError(format!("{name}: not a weights file")))?;
     let weights = Weights::parse(&bytes, variant, WEIGHT_COUNT)
+        .and_then(Learned::new)
         .map_err(|e| WeightsError(format!("{name}: {}", e.0)))?;
     slot(variant)
         .set(Some(weights))
@@ -76,9 +79,10 @@ mod tests {
         for variant in [Variant::English, Variant::Russian] {
             if let Some(bytes) = embedded_bytes(variant) {
                 let w = Weights::parse(bytes, variant, WEIGHT_COUNT)
+                    .and_then(Learned::new)
                     .unwrap_or_else(|e| panic!("embedded {variant} weights: {e}"));
-                assert_eq!(w.values.len(), WEIGHT_COUNT);
-                assert!(weights_for(variant).is_some());
+                assert_eq!(w.weights.values.len(), WEIGHT_COUNT);
+                assert!(learned_for(variant).is_some());
             }
         }
     }

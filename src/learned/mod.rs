@@ -10,30 +10,49 @@ pub mod patterns;
 pub mod weights;
 
 pub use choice::EvalChoice;
-pub use library::{load_file, weights_for};
+pub use library::{learned_for, load_file};
 pub use patterns::{evaluate, explain, WEIGHT_COUNT};
 pub use weights::{Base, Weights, WeightsError};
 
 use crate::position::Position;
 use crate::variant::Rules;
+use patterns::Tables;
 
-/// The model a weights file describes, as the trainer fits it: the tables, plus the
-/// hand-written evaluation where the file says they correct it. Side to move's view, centi-men.
-pub fn model_eval<R: Rules>(weights: &Weights, pos: &Position) -> i32 {
-    let tables = patterns::evaluate(&weights.values, pos);
-    match weights.base {
-        Base::None => tables,
-        Base::HandWritten => tables + crate::eval::evaluate_for::<R>(pos),
-    }
+/// A weights file made ready for play: the weights, and the same weights folded into the
+/// tables the search reads.
+#[derive(Clone, Debug)]
+pub struct Learned {
+    /// The weights as the file holds them.
+    pub weights: Weights,
+    tables: Tables,
 }
 
-/// The learned evaluation as the search plays it: the model, except that a dead draw is 0.
-/// That knowledge is the hand-written evaluation's, exact where a fitted table only leans.
-#[inline]
-pub fn evaluate_for<R: Rules>(weights: &Weights, pos: &Position) -> i32 {
-    if crate::eval::dead_draw::<R>(pos) {
-        0
-    } else {
-        model_eval::<R>(weights, pos)
+impl Learned {
+    /// Folds checked weights into the search's tables.
+    pub fn new(weights: Weights) -> Result<Learned, WeightsError> {
+        let tables = Tables::new(&weights.values).map_err(WeightsError)?;
+        Ok(Learned { weights, tables })
+    }
+
+    /// The model the file describes, as the trainer fits it: the tables, plus the hand-written
+    /// evaluation where the file says they correct it. Side to move's view, centi-men.
+    #[inline]
+    pub fn model_eval<R: Rules>(&self, pos: &Position) -> i32 {
+        let tables = self.tables.evaluate(pos);
+        match self.weights.base {
+            Base::None => tables,
+            Base::HandWritten => tables + crate::eval::evaluate_for::<R>(pos),
+        }
+    }
+
+    /// The learned evaluation as the search plays it: the model, except that a dead draw is
+    /// 0. That knowledge is the hand-written evaluation's, exact where a table only leans.
+    #[inline]
+    pub fn evaluate_for<R: Rules>(&self, pos: &Position) -> i32 {
+        if crate::eval::dead_draw::<R>(pos) {
+            0
+        } else {
+            self.model_eval::<R>(pos)
+        }
     }
 }

@@ -137,6 +137,98 @@ fn phase_sum(w: &[i16], v: View) -> i32 {
     sum
 }
 
+/// The weights rearranged for the search, with the same results as `evaluate`: each window's
+/// configuration weight is stored less that of the mirror image's matching configuration (the
+/// mirror's window `k` is this view's window `8 - k`, read backwards with the colours
+/// swapped), so one table read per window replaces two; and the opening and ending weights of
+/// an entry sit side by side, so that both come in one load.
+#[derive(Clone, Debug)]
+pub struct Tables {
+    /// `[window * CONFIGS + config]`: (opening, ending).
+    windows: Vec<[i16; 2]>,
+    men: [i32; 2],
+    kings: [i32; 2],
+    /// Per square: the weight of our king there, and that of theirs (the mirror's weight for
+    /// the square turned round, negated).
+    our_kings: [[i32; 2]; 32],
+    their_kings: [[i32; 2]; 32],
+    tempo: i32,
+}
+
+/// The configuration of the mirror image's window `8 - k` for configuration `c` of window `k`:
+/// the digits in reverse order, ours and theirs swapped.
+const fn mirrored_config(mut c: usize) -> usize {
+    let mut out = 0;
+    let mut i = 0;
+    while i < 8 {
+        let digit = c % 3;
+        c /= 3;
+        let swapped = [0, 2, 1][digit];
+        out = out * 3 + swapped;
+        i += 1;
+    }
+    out
+}
+
+impl Tables {
+    /// The tables of `WEIGHT_COUNT` weights; refused if a folded weight leaves the i16 range
+    /// (the trainer keeps weights far inside it).
+    pub fn new(weights: &[i16]) -> Result<Tables, String> {
+        if weights.len() != WEIGHT_COUNT {
+            return Err(format!("{} weights, not {WEIGHT_COUNT}", weights.len()));
+        }
+        let w = |phase: usize, i: usize| i32::from(weights[phase * PER_PHASE + i]);
+        let mut windows = Vec::with_capacity(WINDOWS * CONFIGS);
+        for k in 0..WINDOWS {
+            for c in 0..CONFIGS {
+                let fold = |phase| {
+                    let d = w(phase, k * CONFIGS + c)
+                        - w(phase, (8 - k) * CONFIGS + mirrored_config(c));
+                    i16::try_from(d).map_err(|_| format!("a window weight difference of {d}"))
+                };
+                windows.push([fold(0)?, fold(1)?]);
+            }
+        }
+        let our_kings = std::array::from_fn(|s| [0, 1].map(|p| w(p, KING_SQUARES + s)));
+        let their_kings = std::array::from_fn(|s| [0, 1].map(|p| -w(p, KING_SQUARES + 31 - s)));
+        Ok(Tables {
+            windows,
+            men: [w(0, MEN), w(1, MEN)],
+            kings: [w(0, KINGS), w(1, KINGS)],
+            our_kings,
+            their_kings,
+            tempo: i32::from(weights[TEMPO]),
+        })
+    }
+
+    /// The evaluation of `pos`, side to move's view, centi-men: exactly `evaluate`'s.
+    #[inline]
+    pub fn evaluate(&self, pos: &Position) -> i32 {
+        let (v, phase) = view_of(pos);
+        let (mut opening, mut ending) = (0, 0);
+        for k in 0..WINDOWS {
+            let [o, e] = self.windows[k * CONFIGS + config(k, v.our_men, v.their_men)];
+            opening += i32::from(o);
+            ending += i32::from(e);
+        }
+        let count = |x: u32| x.count_ones() as i32;
+        let men = count(v.our_men) - count(v.their_men);
+        let kings = count(v.our_kings) - count(v.their_kings);
+        opening += self.men[0] * men + self.kings[0] * kings;
+        ending += self.men[1] * men + self.kings[1] * kings;
+        for s in Bits(v.our_kings) {
+            opening += self.our_kings[s][0];
+            ending += self.our_kings[s][1];
+        }
+        for s in Bits(v.their_kings) {
+            opening += self.their_kings[s][0];
+            ending += self.their_kings[s][1];
+        }
+        let mixed = opening * phase + ending * (PHASE_SPAN - phase);
+        (mixed + PHASE_SPAN / 2).div_euclid(PHASE_SPAN) + self.tempo
+    }
+}
+
 /// What each block of a phase's weights is called in `explain`. The windows are named by the
 /// squares they cover as the side to move sees the board (as White, moving up).
 const BLOCK_NAMES: [&str; WINDOWS + 3] = [
@@ -315,6 +407,25 @@ mod tests {
             let pos = parse_fen(fen).unwrap();
             assert_eq!(evaluate(&w, &pos), evaluate(&w, &pos.mirrored()), "{fen}");
         }
+    }
+
+    #[test]
+    fn the_folded_tables_evaluate_exactly_as_the_reference() {
+        let mut rng = SplitMix(23);
+        for seed in 0..4 {
+            let w = random_weights(seed);
+            let tables = Tables::new(&w).unwrap();
+            for _ in 0..3000 {
+                let pos = random_position(&mut rng);
+                assert_eq!(tables.evaluate(&pos), evaluate(&w, &pos));
+            }
+        }
+        // The mirror of a configuration, twice, is itself.
+        assert!((0..CONFIGS).all(|c| mirrored_config(mirrored_config(c)) == c));
+        let mut big = vec![0i16; WEIGHT_COUNT];
+        big[0] = 20_000;
+        big[8 * CONFIGS] = -20_000;
+        assert!(Tables::new(&big).is_err());
     }
 
     #[test]

@@ -256,7 +256,7 @@ impl Engine {
     pub fn eval_terms(&self) -> Vec<(&'static str, i32)> {
         let variant = self.game.variant();
         let pos = self.game.position();
-        match self.settings.search.eval.weights(variant) {
+        match self.settings.search.eval.learned(variant) {
             None => crate::evaluate_terms(variant, pos),
             Some(w) => learned_terms(variant, w, pos),
         }
@@ -304,14 +304,14 @@ fn search_thread(
 /// cancels the rest, as in the hand-written explanation.
 fn learned_terms(
     variant: Variant,
-    weights: &crate::learned::Weights,
+    learned: &crate::learned::Learned,
     pos: &Position,
 ) -> Vec<(&'static str, i32)> {
     let mut terms = Vec::new();
-    if weights.base == crate::learned::Base::HandWritten {
+    if learned.weights.base == crate::learned::Base::HandWritten {
         terms.push(("hand-written", crate::evaluate(variant, pos)));
     }
-    terms.extend(crate::learned::explain(&weights.values, pos));
+    terms.extend(crate::learned::explain(&learned.weights.values, pos));
     if crate::with_rules!(variant, R => crate::eval::dead_draw::<R>(pos)) {
         let sum: i32 = terms.iter().map(|t| t.1).sum();
         terms.push(("dead draw", -sum));

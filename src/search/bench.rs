@@ -83,9 +83,12 @@ pub fn run(
     threads: usize,
     hash_mb: usize,
     eval: EvalChoice,
+    only: Option<Variant>,
     print: &mut dyn FnMut(&str),
 ) -> Result<BenchResult, BenchError> {
-    let positions = parse_positions(BENCH_POSITIONS)?;
+    let mut positions = parse_positions(BENCH_POSITIONS)?;
+    // One variant's positions, to measure what changes in that variant only.
+    positions.retain(|(variant, _, _)| only.is_none_or(|v| v == *variant));
     let options = SearchOptions {
         threads,
         hash_mb,

@@ -8,7 +8,7 @@ use super::shared::Shared;
 use super::tree::to_tt;
 use super::worker::Worker;
 use super::{Limits, Score, SearchInfo};
-use crate::learned::Weights;
+use crate::learned::Learned;
 use crate::movegen::{generate, Counting};
 use crate::moves::Move;
 use crate::position::Position;
@@ -26,8 +26,8 @@ pub(crate) struct RootSetup {
     pub(crate) max_depth: i32,
     pub(crate) multipv: usize,
     pub(crate) limits: Limits,
-    /// The learned weights that evaluate, or `None` for the hand-written evaluation.
-    pub(crate) weights: Option<&'static Weights>,
+    /// The learned evaluation, or `None` for the hand-written one.
+    pub(crate) learned: Option<&'static Learned>,
 }
 
 /// One root move with its score and line from the last iteration that searched it.

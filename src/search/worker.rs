@@ -10,7 +10,6 @@ use super::tree::{self, KeyStack};
 use super::{Score, MAX_PLY};
 use crate::bitboard::Color;
 use crate::eval::evaluate_for;
-use crate::learned;
 use crate::movegen::{capturers, has_capture, opponent_has_capture, search_captures, search_moves};
 use crate::moves::{self, Move};
 use crate::position::Position;
@@ -158,9 +157,9 @@ impl<'a, R: Rules> Worker<'a, R> {
     /// was given weights, else the hand-written one.
     #[inline]
     fn evaluate(&self, pos: &Position) -> i32 {
-        match self.shared.setup.weights {
+        match self.shared.setup.learned {
             None => evaluate_for::<R>(pos),
-            Some(w) => learned::evaluate_for::<R>(w, pos),
+            Some(learned) => learned.evaluate_for::<R>(pos),
         }
     }
 
