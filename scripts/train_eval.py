@@ -365,7 +365,8 @@ def main() -> None:
     if a.base == "handwritten":
         t1 = time.time()
         base = engine_evals(a.binary, variant, fens(rec), None).astype(np.float32)
-        print(f"hand-written evaluation of every position in {time.time() - t1:.0f} s", flush=True)
+        print(f"hand-written evaluation of every position in {time.time() - t1:.0f} s; its "
+              f"held-out error {cross_entropy(sigmoid(base[held] / k), result[held]):.5f}", flush=True)
         hand = base[sample].astype(np.float64)
     else:
         base = np.zeros(len(rec), dtype=np.float32)

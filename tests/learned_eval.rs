@@ -48,12 +48,13 @@ fn explained(args: &[&str], choice: &str) -> (Vec<(String, i32)>, i32) {
 #[test]
 fn the_eval_option_chooses_the_evaluation_that_explains_and_plays() {
     let pos = parse_fen(FEN).unwrap();
-    let embedded = &learned_for(Variant::English)
-        .expect("english has embedded weights")
-        .weights;
+    let embedded = learned_for(Variant::English).expect("english has embedded weights");
 
     let (terms, total) = explained(&[], "learned");
-    assert_eq!(total, crownhead::learned::evaluate(&embedded.values, &pos));
+    assert_eq!(
+        total,
+        crownhead::with_rules!(Variant::English, R => embedded.evaluate_for::<R>(&pos))
+    );
     assert_eq!(terms.iter().map(|t| t.1).sum::<i32>(), total);
     assert!(terms.iter().any(|t| t.0 == "pattern a5-d8"), "{terms:?}");
 
