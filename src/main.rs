@@ -96,7 +96,7 @@ enum EgtbCommand {
     /// Solve every position with 2 to N pieces; slices already built are skipped.
     Build {
         #[command(flatten)]
-        db: Databases,
+        db: DatabaseArgs,
         /// The most pieces (2-7).
         #[arg(long)]
         pieces: u32,
@@ -107,7 +107,7 @@ enum EgtbCommand {
     /// One line per material and side to move: positions, wins, draws, losses.
     Stats {
         #[command(flatten)]
-        db: Databases,
+        db: DatabaseArgs,
         /// The most pieces.
         #[arg(long)]
         pieces: u32,
@@ -115,7 +115,7 @@ enum EgtbCommand {
     /// The value, distance and best moves of a position.
     Probe {
         #[command(flatten)]
-        db: Databases,
+        db: DatabaseArgs,
         /// The position as PDN FEN.
         #[arg(long)]
         fen: String,
@@ -124,7 +124,7 @@ enum EgtbCommand {
 
 /// Which endgame databases, and where: the flags every `egtb` subcommand takes.
 #[derive(clap::Args)]
-struct Databases {
+struct DatabaseArgs {
     /// russian or english.
     #[arg(long)]
     variant: Variant,
@@ -360,7 +360,7 @@ fn run_egtb(command: EgtbCommand) -> Result<(), String> {
     };
     match command {
         EgtbCommand::Build {
-            db: Databases { variant, dir: d },
+            db: DatabaseArgs { variant, dir: d },
             pieces,
             threads,
         } => {
@@ -393,7 +393,7 @@ fn run_egtb(command: EgtbCommand) -> Result<(), String> {
             Ok(())
         }
         EgtbCommand::Stats {
-            db: Databases { variant, dir: d },
+            db: DatabaseArgs { variant, dir: d },
             pieces,
         } => {
             pieces_ok(pieces)?;
@@ -404,7 +404,7 @@ fn run_egtb(command: EgtbCommand) -> Result<(), String> {
             Ok(())
         }
         EgtbCommand::Probe {
-            db: Databases { variant, dir: d },
+            db: DatabaseArgs { variant, dir: d },
             fen,
         } => {
             let pos = crownhead::parse_fen(&fen).map_err(|e| e.to_string())?;
