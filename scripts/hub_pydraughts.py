@@ -36,7 +36,9 @@ import os
 import random
 import subprocess
 import sys
-import venv
+
+sys.dont_write_bytecode = True  # keep scripts/ free of __pycache__
+import venv_helper  # noqa: E402  (standard library only)
 
 SCRIPTS_DIR = os.path.dirname(os.path.abspath(__file__))
 REPO_ROOT = os.path.dirname(SCRIPTS_DIR)
@@ -53,16 +55,7 @@ PLY_CAP = 400
 def venv_python(version: str) -> str:
     """The interpreter of the venv for `version`, created and filled on first use."""
     path = os.path.join(SCRIPTS_DIR, f".venv-hub-pydraughts-{version}")
-    python = os.path.join(path, "bin", "python")
-    if not os.path.exists(python):
-        print(f"creating {path} with pydraughts=={version}", flush=True)
-        venv.EnvBuilder(with_pip=True, clear=True).create(path)
-    check = subprocess.run([python, "-c", "import draughts; print(draughts.__version__)"],
-                           capture_output=True, text=True)
-    if check.stdout.strip() != version:
-        subprocess.run([python, "-m", "pip", "install", "-q", "--disable-pip-version-check",
-                        f"pydraughts=={version}"], check=True)
-    return python
+    return venv_helper.ensure(path, "pydraughts", version, module="draughts")
 
 
 def driver(args: argparse.Namespace) -> int:

@@ -5,7 +5,8 @@ Two parts:
 * ``bootstrap()``: make sure ``pydraughts==0.6.7`` is importable.  If it is not, create (or
   reuse) a virtual environment -- ``$CROWNHEAD_VENV`` if set, else ``scripts/.venv-pydraughts``
   -- install pydraughts into it from PyPI and re-execute the calling script with the venv's
-  interpreter.  Only the Python standard library is needed before that point.
+  interpreter (``venv_helper.reexec_into``).  Only the Python standard library is needed before
+  that point.
 
 * A bridge between Crownhead's square numbering (see docs/RULES.md; square 1 = b8, 29 = a1, 32 = g1,
   White men on 21-32 moving towards square 1) and pydraughts' frames.
@@ -34,71 +35,30 @@ from __future__ import annotations
 
 import os
 import re
-import subprocess
-import sys
 from typing import Dict, List, NamedTuple, Optional, Tuple
+
+import venv_helper
 
 PYDRAUGHTS_VERSION = "0.6.7"
 VARIANTS = ("russian", "english")
 SCRIPTS_DIR = os.path.dirname(os.path.abspath(__file__))
 REPO_ROOT = os.path.dirname(SCRIPTS_DIR)
 DEFAULT_VENV = os.path.join(SCRIPTS_DIR, ".venv-pydraughts")
-_REEXEC_MARK = "_CROWNHEAD_PYDRAUGHTS_REEXEC"
 
 START_FENS = {"russian": "W:W21-32:B1-12", "english": "B:W21-32:B1-12"}
 
 
 # --------------------------------------------------------------------------------------------
-# Virtual environment bootstrap (standard library only)
+# Virtual environment bootstrap (standard library only; the work is venv_helper's)
 # --------------------------------------------------------------------------------------------
 
 def venv_dir() -> str:
     return os.path.abspath(os.environ.get("CROWNHEAD_VENV") or DEFAULT_VENV)
 
 
-def _have_pydraughts() -> bool:
-    try:
-        import draughts  # noqa: F401
-    except ImportError:
-        return False
-    return getattr(draughts, "__version__", None) == PYDRAUGHTS_VERSION
-
-
-def _log(msg: str) -> None:
-    print(f"[pydraughts-venv] {msg}", file=sys.stderr, flush=True)
-
-
 def bootstrap() -> None:
     """Return if pydraughts 0.6.7 is importable, else set up the venv and re-exec into it."""
-    if _have_pydraughts():
-        return
-    if os.environ.get(_REEXEC_MARK):
-        sys.exit(f"error: pydraughts=={PYDRAUGHTS_VERSION} is still not importable with "
-                 f"{sys.executable} after setting up {venv_dir()}; delete that directory and retry")
-    venv = venv_dir()
-    python = os.path.join(venv, "Scripts" if os.name == "nt" else "bin",
-                          "python.exe" if os.name == "nt" else "python")
-    if not os.path.exists(python):
-        _log(f"creating virtual environment {venv}")
-        try:
-            subprocess.run([sys.executable, "-m", "venv", venv], check=True)
-        except subprocess.CalledProcessError:
-            sys.exit(f"error: `{sys.executable} -m venv {venv}` failed "
-                     "(on Debian/Ubuntu install the python3-venv package)")
-    probe = ("import sys, draughts; "
-             f"sys.exit(0 if getattr(draughts, '__version__', '') == '{PYDRAUGHTS_VERSION}' else 1)")
-    if subprocess.run([python, "-c", probe], stdout=subprocess.DEVNULL,
-                      stderr=subprocess.DEVNULL).returncode != 0:
-        _log(f"installing pydraughts=={PYDRAUGHTS_VERSION} into {venv}")
-        if subprocess.run([python, "-m", "pip", "install", "--disable-pip-version-check", "-q",
-                           f"pydraughts=={PYDRAUGHTS_VERSION}"]).returncode != 0:
-            sys.exit(f"error: could not install pydraughts=={PYDRAUGHTS_VERSION} into {venv} "
-                     "(is PyPI reachable? if the venv is broken, delete it and retry)")
-    os.environ[_REEXEC_MARK] = "1"
-    script = os.path.abspath(sys.argv[0])
-    sys.stdout.flush()
-    sys.stderr.flush()
-    os.execv(python, [python, script] + sys.argv[1:])
+    venv_helper.reexec_into(venv_dir(), "pydraughts", PYDRAUGHTS_VERSION, module="draughts")
 
 
 # --------------------------------------------------------------------------------------------

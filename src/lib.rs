@@ -16,6 +16,8 @@ pub mod position;
 pub mod protocol;
 pub mod search;
 pub mod selfplay;
+// The tools carry clap's argument types: only with the default `cli` feature.
+#[cfg(feature = "cli")]
 pub mod tools;
 pub mod tt;
 pub mod variant;

@@ -101,50 +101,48 @@ enum Command {
     },
 }
 
-/// The `egtb` subcommands. The default directory is `$XDG_DATA_HOME/crownhead/egtb`, else
-/// `~/.local/share/crownhead/egtb`.
+/// The `egtb` subcommands.
 #[derive(Subcommand)]
 enum EgtbCommand {
     /// Solve every position with 2 to N pieces; slices already built are skipped.
     Build {
-        /// russian or english.
-        #[arg(long)]
-        variant: Variant,
+        #[command(flatten)]
+        db: DatabaseArgs,
         /// The most pieces (2-7).
         #[arg(long)]
         pieces: u32,
-        /// Database directory (default: $XDG_DATA_HOME/crownhead/egtb or
-        /// ~/.local/share/crownhead/egtb).
-        #[arg(long)]
-        dir: Option<std::path::PathBuf>,
         /// Worker threads (default: all cores).
         #[arg(long)]
         threads: Option<usize>,
     },
     /// One line per material and side to move: positions, wins, draws, losses.
     Stats {
-        /// russian or english.
-        #[arg(long)]
-        variant: Variant,
+        #[command(flatten)]
+        db: DatabaseArgs,
         /// The most pieces.
         #[arg(long)]
         pieces: u32,
-        /// Database directory (default as for build).
-        #[arg(long)]
-        dir: Option<std::path::PathBuf>,
     },
     /// The value, distance and best moves of a position.
     Probe {
-        /// russian or english.
-        #[arg(long)]
-        variant: Variant,
+        #[command(flatten)]
+        db: DatabaseArgs,
         /// The position as PDN FEN.
         #[arg(long)]
         fen: String,
-        /// Database directory (default as for build).
-        #[arg(long)]
-        dir: Option<std::path::PathBuf>,
     },
+}
+
+/// Which endgame databases, and where: the flags every `egtb` subcommand takes.
+#[derive(clap::Args)]
+struct DatabaseArgs {
+    /// russian or english.
+    #[arg(long)]
+    variant: Variant,
+    /// Database directory (default: $XDG_DATA_HOME/crownhead/egtb or
+    /// ~/.local/share/crownhead/egtb).
+    #[arg(long)]
+    dir: Option<std::path::PathBuf>,
 }
 
 /// The command-line tools end quietly when their reader goes away (`crownhead bench | head`), as
@@ -397,9 +395,8 @@ fn run_egtb(command: EgtbCommand) -> Result<(), String> {
     };
     match command {
         EgtbCommand::Build {
-            variant,
+            db: DatabaseArgs { variant, dir: d },
             pieces,
-            dir: d,
             threads,
         } => {
             pieces_ok(pieces)?;
@@ -431,9 +428,8 @@ fn run_egtb(command: EgtbCommand) -> Result<(), String> {
             Ok(())
         }
         EgtbCommand::Stats {
-            variant,
+            db: DatabaseArgs { variant, dir: d },
             pieces,
-            dir: d,
         } => {
             pieces_ok(pieces)?;
             let base = egtb::Tablebase::new(&dir(d)?, variant);
@@ -443,9 +439,8 @@ fn run_egtb(command: EgtbCommand) -> Result<(), String> {
             Ok(())
         }
         EgtbCommand::Probe {
-            variant,
+            db: DatabaseArgs { variant, dir: d },
             fen,
-            dir: d,
         } => {
             let pos = crownhead::parse_fen(&fen).map_err(|e| e.to_string())?;
             let base = egtb::Tablebase::new(&dir(d)?, variant);

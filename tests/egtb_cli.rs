@@ -172,97 +172,62 @@ fn build_stats_probe_and_rerun() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
-#[test]
-fn bad_input_and_bad_files_fail_with_a_message() {
-    let dir = fresh_dir("bad");
-    let d = dir.to_str().unwrap();
-    let fails = |args: &[&str], needle: &str| {
-        let (ok, out, err) = egtb(args);
+/// Failure cases: `egtb` arguments (the test adds `--dir`) and a text the error must contain.
+type Cases = [(&'static str, &'static str)];
+
+/// Bad input, and files not built yet (the missing file is named).
+const BEFORE_BUILD: &Cases = &[
+    ("build --variant english --pieces 9", "out of range"),
+    ("build --variant chess --pieces 3", "chess"),
+    ("probe --variant english --fen W:W99:B1", "99"),
+    ("stats --variant english --pieces 2", "w0001b0001.cheg"),
+    ("probe --variant english --fen W:WK1:BK32", "not found"),
+];
+
+/// Built up to 3 pieces: more pieces than built is a missing slice, named.
+const AFTER_BUILD: &Cases = &[(
+    "probe --variant english --fen W:WK1,K2:BK31,K32",
+    "w0002b0002.cheg",
+)];
+
+/// One byte of a file flipped: refused by name, by stats, probe and a rerun of build alike.
+const DAMAGED: &Cases = &[
+    (
+        "stats --variant english --pieces 3",
+        "w0001b0001.cheg: checksum",
+    ),
+    ("probe --variant english --fen W:WK1:BK32", "checksum"),
+    ("build --variant english --pieces 3", "checksum"),
+];
+
+/// The file cut short.
+const TRUNCATED: &Cases = &[("stats --variant english --pieces 3", "truncated")];
+
+/// Each case fails, with its text in the message and no panic.
+fn all_fail(cases: &Cases, dir: &Path) {
+    for (args, needle) in cases {
+        let mut args: Vec<&str> = args.split(' ').collect();
+        args.extend(["--dir", dir.to_str().unwrap()]);
+        let (ok, out, err) = egtb(&args);
         assert!(!ok, "{args:?} succeeded: {out}");
         assert!(err.contains(needle), "{args:?}: {err}");
         assert!(!err.contains("panicked"), "{err}");
-    };
-    fails(
-        &["build", "--variant", "english", "--pieces", "9", "--dir", d],
-        "out of range",
-    );
-    fails(
-        &["build", "--variant", "chess", "--pieces", "3", "--dir", d],
-        "chess",
-    );
-    fails(
-        &[
-            "probe",
-            "--variant",
-            "english",
-            "--fen",
-            "W:W99:B1",
-            "--dir",
-            d,
-        ],
-        "99",
-    );
-    // Nothing built yet: the missing file is named.
-    fails(
-        &["stats", "--variant", "english", "--pieces", "2", "--dir", d],
-        "w0001b0001.cheg",
-    );
-    fails(
-        &[
-            "probe",
-            "--variant",
-            "english",
-            "--fen",
-            "W:WK1:BK32",
-            "--dir",
-            d,
-        ],
-        "not found",
-    );
+    }
+}
+
+#[test]
+fn bad_input_and_bad_files_fail_with_a_message() {
+    let dir = fresh_dir("bad");
+    all_fail(BEFORE_BUILD, &dir);
     build(&dir, "english");
-    // More pieces than built: the slice is missing, and named.
-    fails(
-        &[
-            "probe",
-            "--variant",
-            "english",
-            "--fen",
-            "W:WK1,K2:BK31,K32",
-            "--dir",
-            d,
-        ],
-        "w0002b0002.cheg",
-    );
-    // A damaged file is refused by name, by stats, probe and a rerun of build alike.
+    all_fail(AFTER_BUILD, &dir);
     let file = dir.join("english").join("w0001b0001.cheg");
     let mut bytes = std::fs::read(&file).unwrap();
     let last = bytes.len() - 1;
     bytes[last] ^= 1;
     std::fs::write(&file, &bytes).unwrap();
-    fails(
-        &["stats", "--variant", "english", "--pieces", "3", "--dir", d],
-        "w0001b0001.cheg: checksum",
-    );
-    fails(
-        &[
-            "probe",
-            "--variant",
-            "english",
-            "--fen",
-            "W:WK1:BK32",
-            "--dir",
-            d,
-        ],
-        "checksum",
-    );
-    fails(
-        &["build", "--variant", "english", "--pieces", "3", "--dir", d],
-        "checksum",
-    );
+    all_fail(DAMAGED, &dir);
     std::fs::write(&file, &bytes[..100]).unwrap();
-    fails(
-        &["stats", "--variant", "english", "--pieces", "3", "--dir", d],
-        "truncated",
-    );
+    all_fail(TRUNCATED, &dir);
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -1,27 +1,17 @@
 //! `crownhead evaluate`: the static evaluation of FENs on stdin, hand-written or from a weights
 //! file; a damaged weights file is refused with its name, never read.
 
+mod common;
+
 use crownhead::learned::{Weights, WEIGHT_COUNT};
 use crownhead::{parse_fen, Variant};
-use std::io::Write;
-use std::process::{Command, Output, Stdio};
+use std::process::Output;
 
 const FENS: [&str; 3] = ["B:W21-32:B1-12", "W:W18,21,K30:B3,K9,10", "B:WK4,20:B6,K13"];
 
+/// `crownhead evaluate ARGS` with `input` on stdin.
 fn evaluate(args: &[&str], input: &str) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_crownhead"))
-        .arg("evaluate")
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("start crownhead");
-    let mut stdin = child.stdin.take().unwrap();
-    // An engine that refuses its weights exits before reading: the pipe may be closed.
-    let _ = stdin.write_all(input.as_bytes());
-    drop(stdin);
-    child.wait_with_output().unwrap()
+    common::run_with_input(&[&["evaluate"], args].concat(), input.as_bytes())
 }
 
 fn numbers(out: &Output) -> Vec<i32> {

@@ -2,24 +2,11 @@
 //! bytes, text that is not UTF-8) gets an error line with the bad text escaped, and the lines
 //! after it are still read.
 
-use std::io::Write;
-use std::process::{Command, Stdio};
+mod common;
 
+/// `crownhead moves` on `input`: success, stdout, stderr.
 fn moves(input: &[u8]) -> (bool, String, String) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_crownhead"))
-        .arg("moves")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("start crownhead moves");
-    child
-        .stdin
-        .take()
-        .expect("stdin")
-        .write_all(input)
-        .expect("write");
-    let out = child.wait_with_output().expect("output");
+    let out = common::run_with_input(&["moves"], input);
     (
         out.status.success(),
         String::from_utf8_lossy(&out.stdout).into_owned(),

@@ -2,6 +2,8 @@
 //! the legal moves listed), an undo, a hint, a flip, a save (the PDN reads back), and a draw
 //! offer the engine answers by its search.
 
+mod common;
+
 use std::io::Write;
 use std::process::{Command, Stdio};
 
@@ -10,16 +12,7 @@ fn play(args: &[&str], input: &str) -> String {
 }
 
 fn play_bytes(args: &[&str], input: &[u8]) -> String {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_crownhead"))
-        .arg("play")
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child.stdin.take().unwrap().write_all(input).unwrap();
-    let out = child.wait_with_output().unwrap();
+    let out = common::run_with_input(&[&["play"], args].concat(), input);
     assert!(
         out.status.success(),
         "{}",

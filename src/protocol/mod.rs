@@ -1,7 +1,8 @@
 //! The text front ends: a UCI-style dialect (`uci.rs`) and Hub v2 extended to 8x8 (`hub.rs`),
 //! both over one engine layer (`engine.rs`) that owns the game, the options and the search
-//! thread. The reader loop here reads stdin line by line, lets the first command choose the
-//! dialect, prints each error as one line of that dialect and carries on.
+//! thread. The reader loop here reads its input (stdin, in the binary) line by line, lets the
+//! first command choose the dialect, prints each error as one line of that dialect and carries
+//! on.
 //!
 //! Output goes through `Out`, which writes whole lines under a lock and flushes each one, so the
 //! search thread's `info` lines and the reader's answers never interleave mid-line.
@@ -296,7 +297,9 @@ pub fn run(input: &mut dyn BufRead, out: Out, dialect: Option<DialectKind>) {
     }
 }
 
-/// Runs the loop on stdin and stdout.
+/// Runs the loop on stdin and stdout: the `crownhead` binary's front end, so only with the
+/// `cli` feature. A library user embedding the engine calls `run` with its own reader and `Out`.
+#[cfg(feature = "cli")]
 pub fn run_stdio(dialect: Option<DialectKind>) {
     let stdin = std::io::stdin();
     let mut lock = stdin.lock();

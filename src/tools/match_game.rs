@@ -4,7 +4,7 @@
 //! crash or a time forfeit loses for the engine at fault. The game comes back as PDN with the
 //! time, score and clock of every move and the reason for the result.
 
-use super::engine::{EngineClient, Failure, Go};
+use super::engine::{EngineClient, Failure, Go, Reply};
 use super::openings::Opening;
 use crate::bitboard::Color;
 use crate::game::{EndReason, GameResult, Outcome};
@@ -149,88 +149,103 @@ pub fn play_game(
         comments[opening_plies - 1] = Some(format!("end of opening {}", opening.name));
     }
     let names = [white.name.clone(), black.name.clone()];
-    let (base, increment) = match s.control {
-        Control::Clock { base, increment } => (base, increment),
-        _ => (Duration::ZERO, Duration::ZERO),
+    let ending = match new_game(white, black, &names, s) {
+        Some(ending) => ending,
+        None => {
+            let mut engines = [white, black];
+            play_moves(&mut engines, &mut game, &mut comments, &names, s)
+        }
     };
-    let mut clocks = [base, base];
-    let mut streaks = Streaks::default();
+    record(game, comments, ending, &names, opening, s)
+}
 
-    let mut end: Option<Ending> = None;
-    for (color, engine) in [(Color::White, &mut *white), (Color::Black, &mut *black)] {
+/// Tells both engines a game starts; the forfeit of the first that fails, if one does.
+fn new_game(
+    white: &mut EngineClient,
+    black: &mut EngineClient,
+    names: &[String; 2],
+    s: &GameSettings,
+) -> Option<Ending> {
+    for (color, engine) in [(Color::White, white), (Color::Black, black)] {
         if let Err(f) = engine.new_game(s.timeout) {
-            end = Some(forfeit(color, &names, f));
-            break;
+            return Some(forfeit(color, names, f));
         }
     }
-    while end.is_none() {
-        if let Some(Outcome { result, reason }) = game.outcome() {
-            end = Some((result, reason_text(reason, &game), None));
-            break;
-        }
-        if game.moves().len() - opening_plies >= 2 * s.max_moves as usize {
-            end = Some((
-                GameResult::Draw,
-                format!("move cap ({} moves)", s.max_moves),
-                None,
-            ));
-            break;
-        }
-        let side = game.position().side();
-        let engine = if side == Color::White {
-            &mut *white
-        } else {
-            &mut *black
+    None
+}
+
+/// The engines' clocks, kept only under `Control::Clock`.
+struct Clocks {
+    /// Time left, by colour index.
+    left: [Duration; 2],
+    increment: Duration,
+}
+
+impl Clocks {
+    fn new(control: Control) -> Clocks {
+        let (base, increment) = match control {
+            Control::Clock { base, increment } => (base, increment),
+            _ => (Duration::ZERO, Duration::ZERO),
         };
-        let (go, budget) = match s.control {
+        Clocks {
+            left: [base, base],
+            increment,
+        }
+    }
+
+    /// What to ask the engine to move with, and how long it may take before it forfeits.
+    fn go(&self, side: Color, s: &GameSettings) -> (Go, Duration) {
+        match s.control {
             Control::Clock { .. } => (
                 Go::Clock {
-                    white: clocks[0],
-                    black: clocks[1],
-                    increment,
+                    white: self.left[0],
+                    black: self.left[1],
+                    increment: self.increment,
                 },
-                clocks[side.index()] + s.margin,
+                self.left[side.index()] + s.margin,
             ),
             Control::MoveTime(t) => (Go::MoveTime(t), t + s.margin),
             Control::Depth(d) => (Go::Depth(d), s.timeout),
-        };
-        let reply = match engine.go(&game, go, budget) {
+        }
+    }
+
+    /// Charges `side` for a move and adds the increment; returns its time left.
+    fn charge(&mut self, side: Color, elapsed: Duration) -> Duration {
+        let clock = &mut self.left[side.index()];
+        *clock = clock.saturating_sub(elapsed) + self.increment;
+        *clock
+    }
+}
+
+/// Plays moves from the game's position until the rules, the move cap, a fault or an
+/// adjudication ends the game; each move's comment goes to `comments`.
+fn play_moves(
+    engines: &mut [&mut EngineClient; 2],
+    game: &mut crate::Game,
+    comments: &mut Vec<Option<String>>,
+    names: &[String; 2],
+    s: &GameSettings,
+) -> Ending {
+    let opening_plies = game.moves().len();
+    let mut clocks = Clocks::new(s.control);
+    let mut streaks = Streaks::default();
+    loop {
+        if let Some(ending) = rules_end(game, opening_plies, s) {
+            return ending;
+        }
+        let side = game.position().side();
+        let (go, budget) = clocks.go(side, s);
+        let reply = match engines[side.index()].go(game, go, budget) {
             Ok(r) => r,
-            Err(f) => {
-                end = Some(forfeit(side, &names, f));
-                break;
-            }
+            Err(f) => return forfeit(side, names, f),
         };
         let Some(mv) = reply.mv else {
-            let text = reply.text.as_deref().unwrap_or("(none)");
-            // The engine's text, quoted: a broken engine may send anything.
-            let reason = format!(
-                "illegal move {} by {}",
-                crate::notation::quote::quote(text),
-                names[side.index()]
-            );
-            end = Some((
-                GameResult::win_for(side.opponent()),
-                reason,
-                Some((side, Fault::Illegal)),
-            ));
-            break;
+            return illegal_move(&reply, side, names);
         };
-        let mut comment = match reply.score {
-            Some(cp) if cp.abs() >= 9_000 => {
-                format!("{}M{}", if cp > 0 { "+" } else { "-" }, 10_000 - cp.abs())
-            }
-            Some(cp) => format!("{:+.2}", f64::from(cp) / 100.0),
-            None => "?".to_string(),
-        };
-        if let Some(d) = reply.depth {
-            comment.push_str(&format!("/{d}"));
-        }
-        comment.push_str(&format!(" {:.3}s", reply.elapsed.as_secs_f64()));
+        let mut comment = move_comment(&reply);
         if let Control::Clock { .. } = s.control {
-            let clock = &mut clocks[side.index()];
-            *clock = clock.saturating_sub(reply.elapsed) + increment;
-            comment.push_str(&format!(" clk {:.3}s", clock.as_secs_f64()));
+            let left = clocks.charge(side, reply.elapsed);
+            comment.push_str(&format!(" clk {:.3}s", left.as_secs_f64()));
         }
         // `mv` was matched against the legal moves, so this cannot fail.
         let _ = game.play(mv);
@@ -239,10 +254,67 @@ pub fn play_game(
             .score
             .map(|cp| if side == Color::White { cp } else { -cp });
         if let Some((result, reason)) = streaks.update(white_score, s) {
-            end = Some((result, reason, None));
+            return (result, reason, None);
         }
     }
-    let (result, reason, fault) = end.unwrap_or((GameResult::Draw, "unknown".into(), None));
+}
+
+/// The end by the rules (no legal move, a draw rule) or by the move cap, if the game is over.
+fn rules_end(game: &crate::Game, opening_plies: usize, s: &GameSettings) -> Option<Ending> {
+    if let Some(Outcome { result, reason }) = game.outcome() {
+        return Some((result, reason_text(reason, game), None));
+    }
+    if game.moves().len() - opening_plies >= 2 * s.max_moves as usize {
+        return Some((
+            GameResult::Draw,
+            format!("move cap ({} moves)", s.max_moves),
+            None,
+        ));
+    }
+    None
+}
+
+/// The loss of the side whose engine answered with no legal move.
+fn illegal_move(reply: &Reply, side: Color, names: &[String; 2]) -> Ending {
+    let text = reply.text.as_deref().unwrap_or("(none)");
+    // The engine's text, quoted: a broken engine may send anything.
+    let reason = format!(
+        "illegal move {} by {}",
+        crate::notation::quote::quote(text),
+        names[side.index()]
+    );
+    (
+        GameResult::win_for(side.opponent()),
+        reason,
+        Some((side, Fault::Illegal)),
+    )
+}
+
+/// A move's PDN comment: score (`+0.25`, `+M7`, `?`), `/depth` and time taken.
+fn move_comment(reply: &Reply) -> String {
+    let mut comment = match reply.score {
+        Some(cp) if cp.abs() >= 9_000 => {
+            format!("{}M{}", if cp > 0 { "+" } else { "-" }, 10_000 - cp.abs())
+        }
+        Some(cp) => format!("{:+.2}", f64::from(cp) / 100.0),
+        None => "?".to_string(),
+    };
+    if let Some(d) = reply.depth {
+        comment.push_str(&format!("/{d}"));
+    }
+    comment.push_str(&format!(" {:.3}s", reply.elapsed.as_secs_f64()));
+    comment
+}
+
+/// The finished game as PDN, ended in `game` by `ending` if the rules did not end it.
+fn record(
+    mut game: crate::Game,
+    comments: Vec<Option<String>>,
+    (result, reason, fault): Ending,
+    names: &[String; 2],
+    opening: &Opening,
+    s: &GameSettings,
+) -> GameRecord {
     if game.outcome().is_none() {
         let why = match fault {
             Some((_, Fault::Illegal)) => EndReason::IllegalMove,

@@ -127,40 +127,9 @@ pub fn run(args: MatchArgs) -> Result<(), String> {
             args.engines.len()
         ));
     }
-    let control = match (&args.tc, args.movetime, args.depth) {
-        (Some(tc), _, _) => {
-            let (base, increment) = parse_tc(tc)?;
-            Control::Clock { base, increment }
-        }
-        (_, Some(ms), _) => Control::MoveTime(Duration::from_millis(ms)),
-        (_, _, Some(d)) => Control::Depth(d),
-        _ => Control::MoveTime(Duration::from_millis(100)),
-    };
-    let sprt = match &args.sprt {
-        None => None,
-        Some(text) => {
-            let parts: Vec<f64> = text
-                .split(',')
-                .filter_map(|p| p.trim().parse().ok())
-                .collect();
-            match parts.as_slice() {
-                [a, b] if a < b => Some((*a, *b)),
-                _ => {
-                    return Err(format!(
-                        "bad --sprt '{text}' (expected elo0,elo1 with elo0 < elo1)"
-                    ))
-                }
-            }
-        }
-    };
-    let openings = match &args.openings {
-        Some(path) => parse_openings(&super::read_text(path)?, args.variant)
-            .map_err(|e| format!("{path}: {e}"))?,
-        None => builtin(args.variant),
-    };
-    if openings.is_empty() {
-        return Err("no openings".into());
-    }
+    let control = parse_control(&args)?;
+    let sprt = parse_sprt(args.sprt.as_deref())?;
+    let openings = load_openings(&args)?;
     let settings = GameSettings {
         variant: args.variant,
         control,
@@ -179,110 +148,201 @@ pub fn run(args: MatchArgs) -> Result<(), String> {
     // makes the match meaningless, so it ends here with the engine named, not in a row of lost
     // games. The pair goes to the first worker.
     let started = start_both(&args.engines, protocol, &settings)?;
-    let mut pdn_file = match &args.pdn {
+    let pdn = match &args.pdn {
         Some(path) => {
             Some(std::fs::File::create(path).map_err(|e| format!("cannot write {path}: {e}"))?)
         }
         None => None,
     };
-
-    let next = AtomicUsize::new(0);
-    let stop = AtomicBool::new(false);
-    let fatal: Mutex<Option<StartError>> = Mutex::new(None);
-    let totals = Mutex::new(Totals::default());
-    // The names the engines gave; each game's tags update them (self-play numbers them).
-    let names = Mutex::new([started[0].id.clone(), started[1].id.clone()]);
-    let first_pair = Mutex::new(Some(started.map(Some)));
-    let concurrency = args.concurrency.min(args.games);
-    let pdn_lock = Mutex::new(&mut pdn_file);
+    let state = MatchState {
+        args: &args,
+        openings: &openings,
+        settings: &settings,
+        protocol,
+        sprt,
+        next: AtomicUsize::new(0),
+        stop: AtomicBool::new(false),
+        fatal: Mutex::new(None),
+        totals: Mutex::new(Totals::default()),
+        names: Mutex::new([started[0].id.clone(), started[1].id.clone()]),
+        first_pair: Mutex::new(Some(started.map(Some))),
+        pdn: Mutex::new(pdn),
+    };
     std::thread::scope(|scope| {
-        for _ in 0..concurrency {
-            scope.spawn(|| {
-                let mut engines: [Option<EngineClient>; 2] = first_pair
-                    .lock()
-                    .unwrap_or_else(|p| p.into_inner())
-                    .take()
-                    .unwrap_or_default();
-                loop {
-                    let index = next.fetch_add(1, Ordering::SeqCst);
-                    if index >= args.games || stop.load(Ordering::SeqCst) {
-                        break;
-                    }
-                    let opening = &openings[(index / 2) % openings.len()];
-                    let first_is_white = index.is_multiple_of(2);
-                    let known = names.lock().unwrap_or_else(|p| p.into_inner()).clone();
-                    let record = match play_one(
-                        &mut engines,
-                        &args.engines,
-                        &known,
-                        protocol,
-                        opening,
-                        first_is_white,
-                        &settings,
-                    ) {
-                        Ok(record) => record,
-                        Err(e) => {
-                            // Neither engine runs: no game can be played, by this worker or any.
-                            let mut slot = fatal.lock().unwrap_or_else(|p| p.into_inner());
-                            slot.get_or_insert(e);
-                            stop.store(true, Ordering::SeqCst);
-                            break;
-                        }
-                    };
-                    {
-                        // The names the engines gave, as the game's tags show them.
-                        let (w, b) = (record.pdn.tag("White"), record.pdn.tag("Black"));
-                        let (first, second) = if first_is_white { (w, b) } else { (b, w) };
-                        let mut n = names.lock().unwrap_or_else(|p| p.into_inner());
-                        n[0] = first.unwrap_or(&n[0]).to_string();
-                        n[1] = second.unwrap_or(&n[1]).to_string();
-                    }
-                    let mut record = record;
-                    // Event and Round lead the tags, as PDN's seven-tag roster does.
-                    record
-                        .pdn
-                        .tags
-                        .retain(|(n, _)| n != "Event" && n != "Round");
-                    record
-                        .pdn
-                        .tags
-                        .insert(0, ("Event".into(), "crownhead match".into()));
-                    record
-                        .pdn
-                        .tags
-                        .insert(1, ("Round".into(), (index + 1).to_string()));
-                    let mut t = totals.lock().unwrap_or_else(|p| p.into_inner());
-                    account(&mut t, &record, first_is_white);
-                    let line = progress_line(&t, index, args.games, &record, sprt);
-                    println!("{line}");
-                    if let Some((e0, e1)) = sprt {
-                        let state = sprt_state(t.tally.llr(e0, e1));
-                        if state != SprtState::Continue {
-                            t.sprt_decided = Some(state);
-                            stop.store(true, Ordering::SeqCst);
-                        }
-                    }
-                    drop(t);
-                    if let Some(file) = pdn_lock.lock().unwrap_or_else(|p| p.into_inner()).as_mut()
-                    {
-                        let _ = file
-                            .write_all(record.pdn.to_pdn().as_bytes())
-                            .and_then(|_| file.flush());
-                    }
-                }
-                for e in engines.into_iter().flatten() {
-                    e.quit();
-                }
-            });
+        for _ in 0..args.concurrency.min(args.games) {
+            scope.spawn(|| state.worker());
         }
     });
-    let t = totals.into_inner().unwrap_or_else(|p| p.into_inner());
-    let names = names.into_inner().unwrap_or_else(|p| p.into_inner());
-    print!("{}", report(&t, &names, sprt));
-    match fatal.into_inner().unwrap_or_else(|p| p.into_inner()) {
-        Some(e) => Err(format!("match stopped: {e}")),
-        None => Ok(()),
+    state.finish()
+}
+
+/// How each move is bounded: `--tc`, else `--movetime`, else `--depth`, else 100 ms a move.
+fn parse_control(args: &MatchArgs) -> Result<Control, String> {
+    Ok(match (&args.tc, args.movetime, args.depth) {
+        (Some(tc), _, _) => {
+            let (base, increment) = parse_tc(tc)?;
+            Control::Clock { base, increment }
+        }
+        (_, Some(ms), _) => Control::MoveTime(Duration::from_millis(ms)),
+        (_, _, Some(d)) => Control::Depth(d),
+        _ => Control::MoveTime(Duration::from_millis(100)),
+    })
+}
+
+/// Reads `--sprt elo0,elo1` (elo0 < elo1).
+fn parse_sprt(text: Option<&str>) -> Result<Option<(f64, f64)>, String> {
+    let Some(text) = text else {
+        return Ok(None);
+    };
+    let parts: Vec<f64> = text
+        .split(',')
+        .filter_map(|p| p.trim().parse().ok())
+        .collect();
+    match parts.as_slice() {
+        [a, b] if a < b => Ok(Some((*a, *b))),
+        _ => Err(format!(
+            "bad --sprt '{text}' (expected elo0,elo1 with elo0 < elo1)"
+        )),
     }
+}
+
+/// The openings of `--openings`, else the variant's built-in set; never empty.
+fn load_openings(args: &MatchArgs) -> Result<Vec<Opening>, String> {
+    let openings = match &args.openings {
+        Some(path) => parse_openings(&super::read_text(path)?, args.variant)
+            .map_err(|e| format!("{path}: {e}"))?,
+        None => builtin(args.variant),
+    };
+    if openings.is_empty() {
+        return Err("no openings".into());
+    }
+    Ok(openings)
+}
+
+/// What the worker threads share: the match's fixed inputs and its running state. Every lock
+/// is taken alone and briefly; a worker that panicked leaves its data usable (`into_inner`).
+struct MatchState<'a> {
+    args: &'a MatchArgs,
+    openings: &'a [Opening],
+    settings: &'a GameSettings,
+    protocol: Protocol,
+    sprt: Option<(f64, f64)>,
+    /// The index of the next game to play.
+    next: AtomicUsize,
+    /// Set when the SPRT has decided or no engine can run: no new game starts.
+    stop: AtomicBool,
+    /// Why the match stopped early, when neither engine could be (re)started.
+    fatal: Mutex<Option<StartError>>,
+    totals: Mutex<Totals>,
+    /// The names the engines gave; each game's tags update them (self-play numbers them).
+    names: Mutex<[String; 2]>,
+    /// The engines started before the first game, for whichever worker comes first.
+    first_pair: Mutex<Option<[Option<EngineClient>; 2]>>,
+    /// The `--pdn` file, written one whole game at a time.
+    pdn: Mutex<Option<std::fs::File>>,
+}
+
+/// Locks a mutex whose holder may have panicked: the totals and names stay meaningful.
+fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|p| p.into_inner())
+}
+
+impl MatchState<'_> {
+    /// One worker: plays games with its own pair of engines until none is left or the match
+    /// stops, then quits its engines.
+    fn worker(&self) {
+        let mut engines: [Option<EngineClient>; 2] =
+            lock(&self.first_pair).take().unwrap_or_default();
+        while let Some(index) = self.next_game() {
+            let opening = &self.openings[(index / 2) % self.openings.len()];
+            let first_is_white = index.is_multiple_of(2);
+            let known = lock(&self.names).clone();
+            let record = match play_one(
+                &mut engines,
+                &self.args.engines,
+                &known,
+                self.protocol,
+                opening,
+                first_is_white,
+                self.settings,
+            ) {
+                Ok(record) => record,
+                Err(e) => {
+                    // Neither engine runs: no game can be played, by this worker or any.
+                    lock(&self.fatal).get_or_insert(e);
+                    self.stop.store(true, Ordering::SeqCst);
+                    break;
+                }
+            };
+            self.learn_names(&record, first_is_white);
+            let record = with_round(record, index);
+            self.count(index, &record, first_is_white);
+            self.save(&record);
+        }
+        for e in engines.into_iter().flatten() {
+            e.quit();
+        }
+    }
+
+    /// The index of the next game, or `None` when all are taken or the match has stopped.
+    fn next_game(&self) -> Option<usize> {
+        let index = self.next.fetch_add(1, Ordering::SeqCst);
+        (index < self.args.games && !self.stop.load(Ordering::SeqCst)).then_some(index)
+    }
+
+    /// The names the engines gave, as the game's tags show them.
+    fn learn_names(&self, record: &GameRecord, first_is_white: bool) {
+        let (w, b) = (record.pdn.tag("White"), record.pdn.tag("Black"));
+        let (first, second) = if first_is_white { (w, b) } else { (b, w) };
+        let mut n = lock(&self.names);
+        n[0] = first.unwrap_or(&n[0]).to_string();
+        n[1] = second.unwrap_or(&n[1]).to_string();
+    }
+
+    /// Adds the game to the totals, prints the progress line and stops the match when the
+    /// SPRT decides; all under one lock, so the lines come out in the order counted.
+    fn count(&self, index: usize, record: &GameRecord, first_is_white: bool) {
+        let mut t = lock(&self.totals);
+        account(&mut t, record, first_is_white);
+        let line = progress_line(&t, index, self.args.games, record, self.sprt);
+        println!("{line}");
+        if let Some((e0, e1)) = self.sprt {
+            let state = sprt_state(t.tally.llr(e0, e1));
+            if state != SprtState::Continue {
+                t.sprt_decided = Some(state);
+                self.stop.store(true, Ordering::SeqCst);
+            }
+        }
+    }
+
+    /// Appends the game to the `--pdn` file, if any. A failed write does not stop the match.
+    fn save(&self, record: &GameRecord) {
+        if let Some(file) = lock(&self.pdn).as_mut() {
+            let _ = file
+                .write_all(record.pdn.to_pdn().as_bytes())
+                .and_then(|_| file.flush());
+        }
+    }
+
+    /// Prints the report; an error if the match stopped because no engine could run.
+    fn finish(self) -> Result<(), String> {
+        let t = self.totals.into_inner().unwrap_or_else(|p| p.into_inner());
+        let names = self.names.into_inner().unwrap_or_else(|p| p.into_inner());
+        print!("{}", report(&t, &names, self.sprt));
+        match self.fatal.into_inner().unwrap_or_else(|p| p.into_inner()) {
+            Some(e) => Err(format!("match stopped: {e}")),
+            None => Ok(()),
+        }
+    }
+}
+
+/// The game with `Event` and `Round` leading its tags, as PDN's seven-tag roster has them.
+fn with_round(mut record: GameRecord, index: usize) -> GameRecord {
+    let tags = &mut record.pdn.tags;
+    tags.retain(|(n, _)| n != "Event" && n != "Round");
+    tags.insert(0, ("Event".into(), "crownhead match".into()));
+    tags.insert(1, ("Round".into(), (index + 1).to_string()));
+    record
 }
 
 /// Engines that could not be started, each with its own failure.

@@ -1,6 +1,7 @@
 //! The user-facing tools built on the engine: `analyze` (annotate games), `match` (engine
 //! against engine), `play` (a person against the engine) and the opening sets they share. Each
-//! subcommand's clap arguments live beside its code; `main.rs` only dispatches.
+//! subcommand's clap arguments live beside its code; `main.rs` only dispatches. Only with the
+//! default `cli` feature.
 
 pub mod analyze;
 pub mod args;

@@ -70,39 +70,23 @@ struct Session {
     dirty: bool,
 }
 
+/// What the loop does after a typed line.
+enum Reply {
+    /// Nothing to say (an empty line).
+    Nothing,
+    /// Say this and read the next line.
+    Say(String),
+    /// Say goodbye and end.
+    Quit,
+}
+
 /// Runs `crownhead play` on stdin and stdout.
 pub fn run(args: PlayArgs) -> Result<(), String> {
-    let human = if args.color == "black" {
-        Color::Black
-    } else {
-        Color::White
-    };
-    let engine_clock = match &args.tc {
-        Some(tc) => Some(parse_tc(tc)?),
-        None => None,
-    };
-    let limits = super::depth_or_movetime(args.depth, args.movetime, 1000);
-    let mut s = Session {
-        variant: args.variant,
-        human,
-        game: Game::start(args.variant),
-        flipped: human == Color::Black,
-        searcher: Searcher::new(SearchOptions::default()),
-        limits,
-        engine_clock,
-        announced: false,
-        dirty: true,
-    };
+    let mut s = Session::new(&args)?;
     let stdin = std::io::stdin();
+    let mut input = stdin.lock();
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
-    // Typed text is quoted where a reply shows it; `printable_lines` is the last guard that no
-    // control character typed (an escape sequence, a NUL) is echoed to the terminal raw.
-    let say = |out: &mut dyn Write, text: &str| {
-        writeln!(out, "{}", printable_lines(text))
-            .and_then(|_| out.flush())
-            .map_err(|e| e.to_string())
-    };
     say(
         &mut out,
         &format!(
@@ -110,81 +94,141 @@ pub fn run(args: PlayArgs) -> Result<(), String> {
             s.variant, s.human
         ),
     )?;
-    let mut input = stdin.lock();
     let mut bytes = Vec::new();
     loop {
-        if let Some(outcome) = s.game.outcome() {
-            if !s.announced {
-                say(&mut out, &s.board())?;
-                say(&mut out, &result_text(&s.game, outcome, s.human))?;
-                say(&mut out, "Type new, undo, save FILE or quit.")?;
-                s.announced = true;
-            }
-        } else if s.game.position().side() != s.human {
+        if s.engine_to_move() {
             let text = s.engine_move();
             say(&mut out, &text)?;
             continue;
-        } else if s.dirty {
-            say(&mut out, &s.board())?;
-            s.dirty = false;
         }
+        s.show(&mut out)?;
         write!(out, "{}> ", s.human)
             .and_then(|_| out.flush())
             .map_err(|e| e.to_string())?;
-        // Read as bytes: a line that is not UTF-8 is read with its bad bytes replaced and then
-        // refused like any other text that is not a move, instead of ending the game.
-        bytes.clear();
-        if input
-            .read_until(b'\n', &mut bytes)
-            .map_err(|e| e.to_string())?
-            == 0
-        {
-            say(&mut out, "")?;
-            return Ok(());
-        }
-        let line = String::from_utf8_lossy(&bytes);
-        let line = line.trim();
-        let (command, rest) = line.split_once(char::is_whitespace).unwrap_or((line, ""));
-        let reply = match command.to_ascii_lowercase().as_str() {
-            "" => continue,
-            "quit" | "exit" | "q" => return say(&mut out, "Bye."),
-            "help" | "?" => HELP.to_string(),
-            "undo" | "takeback" => s.undo(),
-            "hint" => s.hint(),
-            "flip" => {
-                s.flipped = !s.flipped;
-                s.dirty = true;
-                "Board turned round.".to_string()
-            }
-            "new" => {
-                s.game = Game::start(s.variant);
-                s.searcher.new_game();
-                s.announced = false;
-                s.dirty = true;
-                format!("New game. You play {}.", s.human)
-            }
-            "save" => s.save(rest.trim()),
-            "resign" => {
-                let over = s.game.outcome().is_some();
-                s.end_by(
-                    GameResult::win_for(s.human.opponent()),
-                    EndReason::Resignation,
-                );
-                if over {
-                    "The game is over."
-                } else {
-                    "You resign."
-                }
-                .to_string()
-            }
-            "draw" => s.offer_draw(),
-            _ => s.human_move(line),
+        let Some(line) = read_line(&mut input, &mut bytes)? else {
+            // End of input: end the prompt's line and leave.
+            return say(&mut out, "");
         };
-        say(&mut out, &reply)?;
+        match s.answer(&line) {
+            Reply::Nothing => {}
+            Reply::Say(text) => say(&mut out, &text)?,
+            Reply::Quit => return say(&mut out, "Bye."),
+        }
     }
 }
 
+/// Writes one reply line and flushes it. Typed text is quoted where a reply shows it;
+/// `printable_lines` is the last guard that no control character typed (an escape sequence, a
+/// NUL) is echoed to the terminal raw.
+fn say(out: &mut dyn Write, text: &str) -> Result<(), String> {
+    writeln!(out, "{}", printable_lines(text))
+        .and_then(|_| out.flush())
+        .map_err(|e| e.to_string())
+}
+
+/// Reads one typed line, trimmed; `None` at end of input. Read as bytes: a line that is not
+/// UTF-8 is read with its bad bytes replaced and then refused like any other text that is not a
+/// move, instead of ending the game.
+fn read_line(input: &mut dyn BufRead, bytes: &mut Vec<u8>) -> Result<Option<String>, String> {
+    bytes.clear();
+    if input.read_until(b'\n', bytes).map_err(|e| e.to_string())? == 0 {
+        return Ok(None);
+    }
+    Ok(Some(String::from_utf8_lossy(bytes).trim().to_string()))
+}
+
 impl Session {
+    /// A new game with the engine set up as the flags say.
+    fn new(args: &PlayArgs) -> Result<Session, String> {
+        let human = if args.color == "black" {
+            Color::Black
+        } else {
+            Color::White
+        };
+        let engine_clock = match &args.tc {
+            Some(tc) => Some(parse_tc(tc)?),
+            None => None,
+        };
+        Ok(Session {
+            variant: args.variant,
+            human,
+            game: Game::start(args.variant),
+            flipped: human == Color::Black,
+            searcher: Searcher::new(SearchOptions::default()),
+            limits: super::depth_or_movetime(args.depth, args.movetime, 1000),
+            engine_clock,
+            announced: false,
+            dirty: true,
+        })
+    }
+
+    /// The game goes on and it is the engine's turn.
+    fn engine_to_move(&self) -> bool {
+        self.game.outcome().is_none() && self.game.position().side() != self.human
+    }
+
+    /// Before the prompt: the result once when the game is over, else the board if it changed.
+    fn show(&mut self, out: &mut dyn Write) -> Result<(), String> {
+        if let Some(outcome) = self.game.outcome() {
+            if !self.announced {
+                say(out, &self.board())?;
+                say(out, &result_text(&self.game, outcome, self.human))?;
+                say(out, "Type new, undo, save FILE or quit.")?;
+                self.announced = true;
+            }
+        } else if self.dirty {
+            say(out, &self.board())?;
+            self.dirty = false;
+        }
+        Ok(())
+    }
+
+    /// The answer to a typed line: a command, else a move.
+    fn answer(&mut self, line: &str) -> Reply {
+        let (command, rest) = line.split_once(char::is_whitespace).unwrap_or((line, ""));
+        Reply::Say(match command.to_ascii_lowercase().as_str() {
+            "" => return Reply::Nothing,
+            "quit" | "exit" | "q" => return Reply::Quit,
+            "help" | "?" => HELP.to_string(),
+            "undo" | "takeback" => self.undo(),
+            "hint" => self.hint(),
+            "flip" => self.flip(),
+            "new" => self.new_game(),
+            "save" => self.save(rest.trim()),
+            "resign" => self.resign(),
+            "draw" => self.offer_draw(),
+            _ => self.human_move(line),
+        })
+    }
+
+    fn flip(&mut self) -> String {
+        self.flipped = !self.flipped;
+        self.dirty = true;
+        "Board turned round.".to_string()
+    }
+
+    fn new_game(&mut self) -> String {
+        self.game = Game::start(self.variant);
+        self.searcher.new_game();
+        self.announced = false;
+        self.dirty = true;
+        format!("New game. You play {}.", self.human)
+    }
+
+    fn resign(&mut self) -> String {
+        let over = self.game.outcome().is_some();
+        self.end_by(
+            GameResult::win_for(self.human.opponent()),
+            EndReason::Resignation,
+        );
+        if over {
+            "The game is over."
+        } else {
+            "You resign."
+        }
+        .to_string()
+    }
+
     fn style(&self) -> crate::SquareStyle {
         default_style(self.variant)
     }

@@ -206,6 +206,28 @@ impl Rng {
     }
 }
 
+/// Runs the binary with `args` to the end with `input` on its stdin, and returns its status and
+/// output. The input is written on its own thread while the output is read, so that neither
+/// pipe can fill and block the other; a write error is ignored, since a command that refuses
+/// its arguments may exit (closing stdin) before reading any input.
+pub fn run_with_input(args: &[&str], input: &[u8]) -> std::process::Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_crownhead"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("start crownhead");
+    let mut stdin = child.stdin.take().expect("stdin");
+    let input = input.to_vec();
+    let writer = std::thread::spawn(move || {
+        let _ = stdin.write_all(&input);
+    });
+    let out = child.wait_with_output().expect("output");
+    writer.join().expect("the writer thread");
+    out
+}
+
 /// Whether a line of output is free of control characters (the `\n` that ended it is already
 /// cut off): echoed input must come back escaped, never raw.
 pub fn printable(line: &str) -> bool {
