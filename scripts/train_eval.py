@@ -49,31 +49,16 @@ import sys
 import time
 
 SCRIPTS_DIR = os.path.dirname(os.path.abspath(__file__))
+sys.dont_write_bytecode = True  # no __pycache__ beside the scripts
+sys.path.insert(0, SCRIPTS_DIR)
+import venv_helper  # noqa: E402
+
 VENV = os.path.abspath(os.environ.get("CROWNHEAD_TRAIN_VENV") or os.path.join(SCRIPTS_DIR, ".venv-train"))
-NUMPY = "numpy==2.1.3"
-REEXEC = "_CROWNHEAD_TRAIN_REEXEC"
 
 
 def bootstrap() -> None:
-    """Returns if numpy imports, else makes the virtual environment and runs again inside it."""
-    try:
-        import numpy  # noqa: F401
-        return
-    except ImportError:
-        pass
-    if os.environ.get(REEXEC):
-        sys.exit(f"error: numpy still does not import in {VENV}; delete it and retry")
-    python = os.path.join(VENV, "bin", "python")
-    if not os.path.exists(python):
-        print(f"[train] creating {VENV}", file=sys.stderr)
-        subprocess.run([sys.executable, "-m", "venv", VENV], check=True)
-    have = subprocess.run([python, "-c", "import numpy"], stderr=subprocess.DEVNULL).returncode == 0
-    if not have:
-        print(f"[train] installing {NUMPY}", file=sys.stderr)
-    if not have and subprocess.run([python, "-m", "pip", "install", "-q", "--disable-pip-version-check", NUMPY]).returncode:
-        sys.exit(f"error: could not install {NUMPY} into {VENV}")
-    os.environ[REEXEC] = "1"
-    os.execv(python, [python, os.path.abspath(sys.argv[0])] + sys.argv[1:])
+    """Returns if numpy 2.1.3 imports, else makes the virtual environment and runs again in it."""
+    venv_helper.reexec_into(VENV, "numpy", "2.1.3")
 
 
 # ------------------------------------------------------------------------------------------
