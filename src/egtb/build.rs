@@ -387,3 +387,49 @@ impl Solver<'_> {
             .collect()
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn king_only_slices_need_only_king_only_slices() {
+        let m: Material = "0,3,0,2".parse().unwrap();
+        let mut got = needed_by(m);
+        got.sort();
+        let mut want: Vec<Material> = [
+            (3, 2),
+            (2, 3),
+            (3, 1),
+            (1, 3),
+            (2, 2),
+            (2, 1),
+            (1, 2),
+            (1, 1),
+        ]
+        .iter()
+        .map(|&(w, b)| Material::new(0, w, 0, b))
+        .collect();
+        want.sort();
+        assert_eq!(got, want);
+        assert!("0,3,0".parse::<Material>().is_err());
+        assert!("a,1,0,1".parse::<Material>().is_err());
+    }
+
+    #[test]
+    fn every_successor_is_built_before_its_pair() {
+        // The exact dependencies must still point backwards in the build order.
+        let order = material::build_order(5);
+        let pair = |m: Material| order.iter().position(|p| p.contains(&m)).unwrap();
+        for (i, p) in order.iter().enumerate() {
+            for d in dependencies(p) {
+                assert!(pair(d) < i, "{d} is needed by {} but built after", p[0]);
+            }
+        }
+        // A man that crowns while capturing, and one that crowns quietly.
+        let s = successors(Material::new(1, 0, 1, 1));
+        assert!(s.contains(&Material::new(0, 1, 1, 1).swapped()));
+        assert!(s.contains(&Material::new(0, 1, 0, 1).swapped()));
+        assert!(s.contains(&Material::new(1, 0, 1, 0).swapped()));
+    }
+}

@@ -174,6 +174,11 @@ impl Tablebase {
         Ok(self.lock()[m.code()].get_or_insert(table).clone())
     }
 
+    /// The slice of `m` if it is in memory already (never reads a file).
+    pub fn cached(&self, m: Material) -> Option<Arc<Table>> {
+        self.lock()[m.code()].clone()
+    }
+
     fn lock(&self) -> std::sync::MutexGuard<'_, Vec<Option<Arc<Table>>>> {
         // A panic elsewhere while holding the lock leaves the cache consistent (one store).
         self.cache.lock().unwrap_or_else(|e| e.into_inner())

@@ -143,7 +143,7 @@ impl<R: Rules> Worker<'_, R> {
         }
         let mut values = Vec::with_capacity(moves.len());
         for mv in moves.iter() {
-            match prober.probe(&root.play(mv)) {
+            match prober.probe_now(&root.play(mv)) {
                 Some(p) => values.push(p.value),
                 None => return,
             }
