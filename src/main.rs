@@ -114,6 +114,10 @@ enum EgtbCommand {
         /// Worker threads (default: all cores).
         #[arg(long)]
         threads: Option<usize>,
+        /// Only this material (wm,wk,bm,bk, White to move, e.g. 0,3,0,2), its mirror and the
+        /// slices its moves lead to.
+        #[arg(long, value_parser = parse_material)]
+        material: Option<crownhead::egtb::Material>,
     },
     /// One line per material and side to move: positions, wins, draws, losses.
     Stats {
@@ -377,6 +381,11 @@ fn each_fen_line(mut answer: impl FnMut(&crownhead::Position) -> String) -> Resu
     Ok(())
 }
 
+/// `--material`'s parser (clap prints the error).
+fn parse_material(text: &str) -> Result<crownhead::egtb::Material, String> {
+    text.parse()
+}
+
 fn run_egtb(command: EgtbCommand) -> Result<(), String> {
     use crownhead::egtb;
     let dir = |d: Option<std::path::PathBuf>| match d {
@@ -398,12 +407,14 @@ fn run_egtb(command: EgtbCommand) -> Result<(), String> {
             db: DatabaseArgs { variant, dir: d },
             pieces,
             threads,
+            material,
         } => {
             pieces_ok(pieces)?;
             let opts = egtb::BuildOptions {
                 dir: dir(d)?,
                 variant,
                 pieces,
+                only: material,
             };
             let mut pool = rayon::ThreadPoolBuilder::new();
             if let Some(n) = threads {

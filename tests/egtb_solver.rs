@@ -32,6 +32,7 @@ fn tables(variant: Variant) -> Tablebase {
             dir: dir.clone(),
             variant,
             pieces: PIECES,
+            only: None,
         };
         egtb::build(&opts, &mut |_| {}).unwrap();
         dir

@@ -42,8 +42,11 @@ pub struct BuildOptions {
     pub dir: PathBuf,
     /// The variant.
     pub variant: Variant,
-    /// Every slice with 2 to this many pieces is built.
+    /// Every slice with 2 to this many pieces is built...
     pub pieces: u32,
+    /// ... or, if given, only this material's slice, its mirror, and the slices their moves can
+    /// lead to (`needed_by`), which is far less for a king-only material.
+    pub only: Option<Material>,
 }
 
 /// What a build did.
@@ -71,7 +74,17 @@ pub fn build(
         )));
     }
     let base = Tablebase::new(&opts.dir, opts.variant);
-    let order = material::build_order(opts.pieces);
+    let mut order = material::build_order(opts.pieces);
+    if let Some(m) = opts.only {
+        if m.pieces() > opts.pieces || !m.both_sides() {
+            return Err(EgtbError::BadArgument(format!(
+                "material {m} is not one of the slices of 2 to {} pieces",
+                opts.pieces
+            )));
+        }
+        let wanted = needed_by(m);
+        order.retain(|pair| pair.iter().any(|p| wanted.contains(p)));
+    }
     let size = |pair: &Vec<Material>| pair.iter().map(|&m| Indexer::new(m).size()).sum::<u64>();
     let total: u64 = order.iter().map(size).sum();
     let (mut done, mut solved) = (0u64, 0u64);
@@ -123,17 +136,54 @@ pub fn build(
     Ok(report)
 }
 
-/// The slices that the moves out of `pair` can lead to (as stored, White to move): every slice
-/// with fewer pieces (captures), and the slices one crowning away.
-fn dependencies(pair: &[Material]) -> Vec<Material> {
-    let n = pair[0].pieces();
-    let mut out = material::all(n - 1);
-    for &m in pair {
-        if m.wm > 0 {
-            let crowned = Material::new(m.wm - 1, m.wk + 1, m.bm, m.bk);
-            out.extend([crowned, crowned.swapped()]);
+/// The slices (as stored, White to move) that the moves out of a position of `m` (White to
+/// move) can lead to: a capture takes one or more of Black's pieces, men or kings, and may
+/// crown the capturing man; a quiet move may crown a man. Positions where Black is left with
+/// nothing are not stored (the side to move without pieces has lost).
+fn successors(m: Material) -> Vec<Material> {
+    let mut out = Vec::new();
+    let crowns = if m.wm > 0 { 1 } else { 0 };
+    for crown in 0..=crowns {
+        let (wm, wk) = (m.wm - crown, m.wk + crown);
+        for men in 0..=m.bm {
+            for kings in 0..=m.bk {
+                let taken = men + kings;
+                let left = m.bm - men + m.bk - kings;
+                if (taken > 0 || crown > 0) && left > 0 {
+                    // Black is to move after the move: stored as its mirror.
+                    out.push(Material::new(wm, wk, m.bm - men, m.bk - kings).swapped());
+                }
+            }
         }
     }
+    out
+}
+
+/// `m`, its mirror, and every slice that the moves out of them lead to, directly or not: what
+/// `BuildOptions::only` builds.
+pub fn needed_by(m: Material) -> Vec<Material> {
+    let mut out = vec![m, m.swapped()];
+    let mut i = 0;
+    while i < out.len() {
+        for s in successors(out[i]) {
+            for x in [s, s.swapped()] {
+                if !out.contains(&x) {
+                    out.push(x);
+                }
+            }
+        }
+        i += 1;
+    }
+    out
+}
+
+/// The slices that the moves out of `pair` can lead to (as stored, White to move): its
+/// `successors`. (Stage 1 loaded every slice with fewer pieces; the exact list needs less
+/// memory and lets `BuildOptions::only` build a slice without the rest.)
+fn dependencies(pair: &[Material]) -> Vec<Material> {
+    let mut out: Vec<Material> = pair.iter().flat_map(|&m| successors(m)).collect();
+    out.sort();
+    out.dedup();
     out
 }
 
@@ -335,5 +385,51 @@ impl Solver<'_> {
                 Table::new(*m, &values, &dists)
             })
             .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn king_only_slices_need_only_king_only_slices() {
+        let m: Material = "0,3,0,2".parse().unwrap();
+        let mut got = needed_by(m);
+        got.sort();
+        let mut want: Vec<Material> = [
+            (3, 2),
+            (2, 3),
+            (3, 1),
+            (1, 3),
+            (2, 2),
+            (2, 1),
+            (1, 2),
+            (1, 1),
+        ]
+        .iter()
+        .map(|&(w, b)| Material::new(0, w, 0, b))
+        .collect();
+        want.sort();
+        assert_eq!(got, want);
+        assert!("0,3,0".parse::<Material>().is_err());
+        assert!("a,1,0,1".parse::<Material>().is_err());
+    }
+
+    #[test]
+    fn every_successor_is_built_before_its_pair() {
+        // The exact dependencies must still point backwards in the build order.
+        let order = material::build_order(5);
+        let pair = |m: Material| order.iter().position(|p| p.contains(&m)).unwrap();
+        for (i, p) in order.iter().enumerate() {
+            for d in dependencies(p) {
+                assert!(pair(d) < i, "{d} is needed by {} but built after", p[0]);
+            }
+        }
+        // A man that crowns while capturing, and one that crowns quietly.
+        let s = successors(Material::new(1, 0, 1, 1));
+        assert!(s.contains(&Material::new(0, 1, 1, 1).swapped()));
+        assert!(s.contains(&Material::new(0, 1, 0, 1).swapped()));
+        assert!(s.contains(&Material::new(1, 0, 1, 0).swapped()));
     }
 }

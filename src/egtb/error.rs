@@ -79,6 +79,8 @@ pub enum EgtbError {
     NotInDatabase(String),
     /// No directory given and none could be found for the default.
     NoDirectory,
+    /// A directory with no databases of either variant in it.
+    NoDatabases(std::path::PathBuf),
     /// An argument out of range.
     BadArgument(String),
 }
@@ -102,6 +104,12 @@ impl fmt::Display for EgtbError {
                 f.write_str("no database directory: give --dir, or set XDG_DATA_HOME or HOME")
             }
             EgtbError::BadArgument(why) => f.write_str(why),
+            EgtbError::NoDatabases(dir) => write!(
+                f,
+                "no endgame databases under {} (expected english/ or russian/ with .cheg \
+                 files; build them with crownhead egtb build --dir)",
+                dir.display()
+            ),
         }
     }
 }

@@ -86,6 +86,27 @@ impl Material {
     }
 }
 
+impl std::str::FromStr for Material {
+    type Err = String;
+
+    /// `wm,wk,bm,bk`, e.g. `0,3,0,2` (White three kings, Black two kings).
+    fn from_str(text: &str) -> Result<Material, String> {
+        let bad = || format!("bad material '{text}' (expected wm,wk,bm,bk, e.g. 0,3,0,2)");
+        let n: Vec<u8> = text
+            .split(',')
+            .map(|p| p.trim().parse::<u8>().map_err(|_| bad()))
+            .collect::<Result<_, _>>()?;
+        match n[..] {
+            [wm, wk, bm, bk]
+                if wm + wk <= MAX_OF_A_KIND && bm + bk <= MAX_OF_A_KIND && wm <= 8 && bm <= 8 =>
+            {
+                Ok(Material::new(wm, wk, bm, bk))
+            }
+            _ => Err(bad()),
+        }
+    }
+}
+
 impl fmt::Display for Material {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(

@@ -11,6 +11,8 @@
 //! Only positions with White to move are stored (`material` explains the mirror); `Tablebase`
 //! answers for either side to move.
 //!
+//! The search probes through `Databases` and a `Prober` per thread (`prober.rs`).
+//!
 //! **Race policy**: a `Tablebase` loads slices on demand into a cache behind a mutex, held only
 //! to look up or insert an `Arc`; a loaded `Table` is immutable and read without a lock, and a
 //! probe returns a copy of the value.
@@ -20,6 +22,7 @@ mod error;
 mod file;
 pub mod index;
 pub mod material;
+mod prober;
 mod retro;
 
 pub use build::{build, BuildOptions, BuildReport};
@@ -27,6 +30,7 @@ pub use error::{EgtbError, FileProblem};
 pub use file::{path as slice_path, Table, VERSION};
 pub use index::Indexer;
 pub use material::Material;
+pub use prober::{pieces_on_disk, Databases, Prober};
 
 use crate::bitboard::Color;
 use crate::moves::Move;
@@ -168,6 +172,11 @@ impl Tablebase {
         // time but not correctness (both copies are equal; the first inserted wins).
         let table = Arc::new(file::read(&self.dir, self.variant, m)?);
         Ok(self.lock()[m.code()].get_or_insert(table).clone())
+    }
+
+    /// The slice of `m` if it is in memory already (never reads a file).
+    pub fn cached(&self, m: Material) -> Option<Arc<Table>> {
+        self.lock()[m.code()].clone()
     }
 
     fn lock(&self) -> std::sync::MutexGuard<'_, Vec<Option<Arc<Table>>>> {

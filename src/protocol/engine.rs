@@ -61,12 +61,18 @@ impl Engine {
     pub fn new() -> Engine {
         let settings = Settings::defaults();
         let searcher = Searcher::new(settings.search.clone());
-        Engine {
+        let mut engine = Engine {
             game: Game::start(settings.variant),
             settings,
             searcher: Arc::new(Mutex::new(searcher)),
             job: None,
+        };
+        // The default directory: databases built once are used without configuration. Its
+        // absence is no error (the path is empty, so nothing can fail but a bad directory).
+        if let Err(e) = engine.use_databases() {
+            log::warn!("{e}");
         }
+        engine
     }
 
     /// Whether a search is running (and has not yet reported its move).
@@ -114,8 +120,45 @@ impl Engine {
                 self.searcher().new_game();
             }
             Effect::ClearHash => self.searcher().new_game(),
+            Effect::Databases => {
+                if let Err(e) = self.use_databases() {
+                    self.settings = before;
+                    return Err(e);
+                }
+            }
         }
         Ok(())
+    }
+
+    /// Uses the endgame databases that `settings.egtb_path` names (docs/EGTB.md): the default
+    /// directory when empty (nothing if no databases are there), none for `off`, else the path
+    /// given, which must hold databases of at least one variant.
+    fn use_databases(&mut self) -> Result<(), ProtocolError> {
+        let path = self.settings.egtb_path.trim().to_string();
+        let dir = match path.as_str() {
+            "off" => None,
+            "" => crate::egtb::default_dir().ok().filter(|d| {
+                crate::variant::Variant::ALL
+                    .iter()
+                    .any(|&v| crate::egtb::pieces_on_disk(d, v) > 0)
+            }),
+            _ => Some(std::path::PathBuf::from(&path)),
+        };
+        let result = self.searcher().set_databases(dir.as_deref());
+        match result {
+            Ok(found) => {
+                for db in found {
+                    log::info!(
+                        "endgame databases: {} up to {} pieces under {}",
+                        db.variant(),
+                        db.pieces(),
+                        db.dir().display()
+                    );
+                }
+                Ok(())
+            }
+            Err(e) => Err(ProtocolError::Resource(format!("EGTBPath: {e}"))),
+        }
     }
 
     /// A new game: the searcher forgets what it learnt.

@@ -413,6 +413,10 @@ fn info_line(info: &SearchInfo, frame: Frame, variant: Variant) -> String {
         info.time_ms as f64 / 1000.0,
         info.nps as f64 / 1e6
     );
+    // Not a Scan key: only shown when the endgame databases answered.
+    if info.tbhits > 0 {
+        s.push_str(&format!(" tbhits={}", info.tbhits));
+    }
     if !info.pv.is_empty() {
         let pv: Vec<String> = info
             .pv

@@ -53,6 +53,9 @@ pub struct Settings {
     pub ponder: bool,
     /// Hub square frame.
     pub frame: Frame,
+    /// Where the endgame databases are: empty for the default directory (used if databases
+    /// are there), `off` for none (docs/EGTB.md).
+    pub egtb_path: String,
 }
 
 /// An option's type, default and allowed values.
@@ -80,10 +83,12 @@ pub enum Kind {
     },
     /// An action without a value (UCI only).
     Button,
+    /// Free text, such as a path (`string` in both); empty by default.
+    Text,
 }
 
 /// A parsed option value.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Value {
     /// For `Check`.
     Bool(bool),
@@ -93,6 +98,8 @@ pub enum Value {
     Word(&'static str),
     /// For `Button`.
     Press,
+    /// For `Text`.
+    Text(String),
 }
 
 /// What else must happen after a hook changed `Settings`.
@@ -106,6 +113,8 @@ pub enum Effect {
     Variant,
     /// The searcher must forget what it learnt.
     ClearHash,
+    /// The endgame database path changed.
+    Databases,
 }
 
 /// One option.
@@ -269,6 +278,19 @@ pub const OPTIONS: &[OptionSpec] = &[
         },
         current: |s| s.search.move_overhead_ms.to_string(),
     },
+    OptionSpec {
+        uci: Some("EGTBPath"),
+        hub: Some("egtb-path"),
+        kind: Kind::Text,
+        apply: |s, v| {
+            s.egtb_path = match v {
+                Value::Text(t) => t,
+                _ => String::new(),
+            };
+            Effect::Databases
+        },
+        current: |s| s.egtb_path.clone(),
+    },
 ];
 
 impl Settings {
@@ -280,7 +302,8 @@ impl Settings {
                 Kind::Check(b) => Value::Bool(b),
                 Kind::Spin { default, .. } => Value::Int(default),
                 Kind::Combo { default, .. } => Value::Word(default),
-                Kind::Button => continue,
+                // The databases are looked for once the engine starts, not per option.
+                Kind::Button | Kind::Text => continue,
             };
             (spec.apply)(&mut s, v);
         }
@@ -327,6 +350,10 @@ impl OptionSpec {
                 Some(n) if (min..=max).contains(&n) => Ok(Value::Int(n)),
                 _ => Err(bad(format!("an integer from {min} to {max}"))),
             },
+            // UCI GUIs send `<empty>` for an empty string.
+            Kind::Text => Ok(Value::Text(
+                text.filter(|t| *t != "<empty>").unwrap_or("").to_string(),
+            )),
             Kind::Combo { vars, aliases, .. } => {
                 let t = text.unwrap_or("");
                 let direct = vars.iter().find(|v| v.eq_ignore_ascii_case(t)).copied();
@@ -355,6 +382,7 @@ impl OptionSpec {
                 format!("option name {name} type combo default {default}{vars}")
             }
             Kind::Button => format!("option name {name} type button"),
+            Kind::Text => format!("option name {name} type string default <empty>"),
         }
     }
 
@@ -372,6 +400,11 @@ impl OptionSpec {
                 vars.join(" ")
             ),
             Kind::Button => String::new(),
+            // Hub quotes a value with spaces (or none) in double quotes.
+            Kind::Text if value.is_empty() || value.contains(char::is_whitespace) => {
+                format!("param name={name} value=\"{value}\" type=string")
+            }
+            Kind::Text => format!("param name={name} value={value} type=string"),
         }
     }
 }

@@ -312,7 +312,7 @@ pub fn score_text(score: Score) -> String {
 
 fn info_line(info: &SearchInfo, style: SquareStyle) -> String {
     let mut s = format!(
-        "info depth {} seldepth {} multipv {} score {} nodes {} nps {} hashfull {} time {}",
+        "info depth {} seldepth {} multipv {} score {} nodes {} nps {} hashfull {} tbhits {} time {}",
         info.depth,
         info.seldepth,
         info.multipv,
@@ -320,6 +320,7 @@ fn info_line(info: &SearchInfo, style: SquareStyle) -> String {
         info.nodes,
         info.nps,
         info.hashfull,
+        info.tbhits,
         info.time_ms
     );
     if !info.pv.is_empty() {

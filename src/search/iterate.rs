@@ -8,6 +8,7 @@ use super::shared::Shared;
 use super::tree::to_tt;
 use super::worker::Worker;
 use super::{Limits, Score, SearchInfo};
+use crate::egtb::Value;
 use crate::learned::Learned;
 use crate::movegen::{generate, Counting};
 use crate::moves::Move;
@@ -53,6 +54,7 @@ impl<R: Rules> Worker<'_, R> {
         if !only.is_empty() {
             moves.retain(|m| only.iter().any(|o| o.same_effect(m)));
         }
+        self.keep_database_moves(root, &mut moves);
         if moves.is_empty() {
             return (Vec::new(), 0);
         }
@@ -128,6 +130,37 @@ impl<R: Rules> Worker<'_, R> {
             }
         }
         (completed, completed_depth)
+    }
+
+    /// At a root whose children the endgame databases all hold, only the moves that keep the
+    /// databases' value are searched: the winning moves of a won root, the drawing moves of a
+    /// drawn one (a lost root keeps all). The counter rules only add draws, so no other move
+    /// can be better under them; among the moves kept, the search's scores (by distance, with
+    /// the rules checked) choose, so a won root plays the database's shortest win.
+    fn keep_database_moves(&mut self, root: &Position, moves: &mut Vec<Move>) {
+        let Some(prober) = self.prober.as_mut() else {
+            return;
+        };
+        if root.piece_count() > prober.pieces() {
+            return;
+        }
+        let mut values = Vec::with_capacity(moves.len());
+        for mv in moves.iter() {
+            match prober.probe_now(&root.play(mv)) {
+                Some(p) => values.push(p.value),
+                None => return,
+            }
+        }
+        // A child's value is the opponent's: a child it loses is a win for the root.
+        let best = if values.contains(&Value::Loss) {
+            Value::Loss
+        } else if values.contains(&Value::Draw) {
+            Value::Draw
+        } else {
+            return;
+        };
+        let mut values = values.into_iter();
+        moves.retain(|_| values.next() == Some(best));
     }
 
     /// A helper that completed the last depth publishes its lines and stops every thread.
@@ -293,11 +326,12 @@ impl<R: Rules> Worker<'_, R> {
     /// The report of one line.
     fn info(&self, depth: u32, multipv: usize, line: &Line) -> SearchInfo {
         let nodes = self.shared.helper_nodes() + self.nodes;
+        let tbhits = self.shared.helper_tbhits() + self.tbhits;
         line_info(
             self.shared,
             depth,
             self.seldepth as u32,
-            nodes,
+            (nodes, tbhits),
             multipv,
             line,
         )
@@ -309,7 +343,7 @@ pub(crate) fn line_info(
     shared: &Shared,
     depth: u32,
     seldepth: u32,
-    nodes: u64,
+    (nodes, tbhits): (u64, u64),
     multipv: usize,
     line: &Line,
 ) -> SearchInfo {
@@ -322,6 +356,7 @@ pub(crate) fn line_info(
         nps: (nodes as u128 * 1_000_000 / time.as_micros().max(1)) as u64,
         time_ms: time.as_millis() as u64,
         hashfull: shared.tt.hashfull(),
+        tbhits,
         multipv,
         pv: line.pv.clone(),
     }

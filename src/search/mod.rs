@@ -15,6 +15,7 @@ mod ordering;
 mod pool;
 mod score;
 mod shared;
+mod tb;
 mod threads;
 mod time;
 mod tree;
@@ -23,6 +24,7 @@ mod worker;
 pub use limits::{Clock, Limits, MAX_DEPTH, MAX_PLY};
 pub use score::Score;
 
+use crate::egtb::{Databases, EgtbError};
 use crate::game::Game;
 use crate::learned::EvalChoice;
 use crate::moves::Move;
@@ -75,6 +77,8 @@ pub struct SearchInfo {
     pub time_ms: u64,
     /// Transposition table fill in permille.
     pub hashfull: u32,
+    /// Endgame database probes that gave a score or a cut, all threads.
+    pub tbhits: u64,
     /// 1-based index of this line in multi-PV.
     pub multipv: usize,
     /// The principal variation, legal from the root.
@@ -164,6 +168,8 @@ pub struct Searcher {
     options: SearchOptions,
     tt: Arc<TransTable>,
     pool: Pool,
+    /// The endgame databases found for each variant (`Variant as usize`).
+    databases: [Option<Databases>; 2],
 }
 
 impl Searcher {
@@ -174,6 +180,7 @@ impl Searcher {
             options,
             tt,
             pool: Pool::default(),
+            databases: [None, None],
         };
         searcher.start_threads();
         searcher
@@ -202,6 +209,41 @@ impl Searcher {
         self.options = options;
         self.start_threads();
         Ok(())
+    }
+
+    /// Uses the endgame databases under `dir` (docs/EGTB.md), for each variant that has slices
+    /// there, or none with `None`. A directory that holds no databases
+    /// of either variant is refused and the databases in use are kept. Returns the databases
+    /// now in use, for a report.
+    pub fn set_databases(
+        &mut self,
+        dir: Option<&std::path::Path>,
+    ) -> Result<Vec<Databases>, EgtbError> {
+        let found = match dir {
+            None => [None, None],
+            Some(dir) => {
+                let mut found = [None, None];
+                for v in crate::variant::Variant::ALL {
+                    found[v as usize] = Databases::open(dir, v);
+                }
+                if found.iter().all(Option::is_none) {
+                    return Err(EgtbError::NoDatabases(dir.to_path_buf()));
+                }
+                found
+            }
+        };
+        // The threads of the last search may still hold the old ones through their `Shared`;
+        // the tables are shared by `Arc`, so dropping ours frees nothing they use.
+        self.pool.wait_idle();
+        self.databases = found;
+        // Scores learnt with other databases (or none) are not those of these.
+        self.table().clear();
+        Ok(self.databases.iter().flatten().cloned().collect())
+    }
+
+    /// The databases in use for `variant`.
+    pub fn databases(&self, variant: crate::variant::Variant) -> Option<&Databases> {
+        self.databases[variant as usize].as_ref()
     }
 
     /// The current options.
@@ -240,6 +282,7 @@ impl Searcher {
         // job when it has ended the last one's.
         self.tt.new_search();
         let (pool, tt, options) = (&self.pool, &self.tt, &self.options);
-        crate::with_rules!(game.variant(), R => threads::run::<R>(pool, tt, options, game, limits, control, report))
+        let db = self.databases[game.variant() as usize].clone();
+        crate::with_rules!(game.variant(), R => threads::run::<R>(pool, tt, options, db, game, limits, control, report))
     }
 }

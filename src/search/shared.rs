@@ -10,6 +10,7 @@
 use super::iterate::{Line, RootSetup};
 use super::time::TimeManager;
 use super::SearchControl;
+use crate::egtb::Databases;
 use crate::tt::TransTable;
 use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
@@ -43,6 +44,11 @@ pub(crate) struct Shared {
     pub(crate) turns: Turns,
     /// The root and the limits.
     pub(crate) setup: RootSetup,
+    /// The endgame databases of the variant, if any; each thread probes through its own
+    /// `Prober`.
+    pub(crate) databases: Option<Databases>,
+    /// Database hits of each thread, published at every poll.
+    tbhits: Vec<AtomicU64>,
 }
 
 /// A completed iteration of one thread.
@@ -62,6 +68,7 @@ impl Shared {
         time: TimeManager,
         control: SearchControl,
         setup: RootSetup,
+        databases: Option<Databases>,
     ) -> Shared {
         Shared {
             tt,
@@ -76,6 +83,8 @@ impl Shared {
             busy: Breadcrumbs::new(threads),
             turns: Turns::new(super::pool::cores()),
             setup,
+            databases,
+            tbhits: (0..threads).map(|_| AtomicU64::new(0)).collect(),
         }
     }
 
@@ -126,6 +135,24 @@ impl Shared {
     /// Publishes a thread's final node count.
     pub(crate) fn set_nodes(&self, id: usize, nodes: u64) {
         self.nodes[id].store(nodes, Ordering::Relaxed);
+    }
+
+    /// Publishes a thread's database hits.
+    pub(crate) fn set_tbhits(&self, id: usize, hits: u64) {
+        self.tbhits[id].store(hits, Ordering::Relaxed);
+    }
+
+    /// Database hits of the helper threads as last published.
+    pub(crate) fn helper_tbhits(&self) -> u64 {
+        self.tbhits[1..]
+            .iter()
+            .map(|n| n.load(Ordering::Relaxed))
+            .sum()
+    }
+
+    /// Database hits of all threads as last published.
+    pub(crate) fn total_tbhits(&self) -> u64 {
+        self.tbhits.iter().map(|n| n.load(Ordering::Relaxed)).sum()
     }
 
     /// Nodes of the helper threads as last published.

@@ -22,6 +22,7 @@ use super::time::TimeManager;
 use super::tree::KeyStack;
 use super::worker::Worker;
 use super::{Limits, Score, SearchControl, SearchInfo, SearchOptions, SearchOutcome, MAX_DEPTH};
+use crate::egtb::Databases;
 use crate::game::Game;
 use crate::tt::TransTable;
 use crate::variant::Rules;
@@ -48,10 +49,12 @@ enum Event {
 
 /// Runs one search over the pool's threads (all of them; at least the main thread, which runs
 /// on the caller's thread if the pool has none) and returns its outcome.
+#[allow(clippy::too_many_arguments)]
 pub(crate) fn run<R: Rules + 'static>(
     pool: &Pool,
     tt: &Arc<TransTable>,
     options: &SearchOptions,
+    databases: Option<Databases>,
     game: &Game,
     limits: &Limits,
     control: &SearchControl,
@@ -80,6 +83,7 @@ pub(crate) fn run<R: Rules + 'static>(
         time,
         control.clone(),
         setup,
+        databases,
     ));
     let history = &game.positions()[..game.positions().len() - 1];
     let window = game.counters().quiet_plies as usize;
@@ -94,6 +98,7 @@ pub(crate) fn run<R: Rules + 'static>(
             let mut helper = Worker::<R>::new(&shared, id, keys, node_limit);
             helper.iterate(&shared.setup, None);
             shared.set_nodes(id, helper.nodes);
+            shared.set_tbhits(id, helper.tbhits);
             if turn {
                 shared.turns.give_back();
             }
@@ -110,6 +115,7 @@ pub(crate) fn run<R: Rules + 'static>(
         let mut send = |info: &SearchInfo| drop(events.send(Event::Info(info.clone())));
         let (lines, depth) = main.iterate(&shared.setup, Some(&mut send));
         shared.set_nodes(0, main.nodes);
+        shared.set_tbhits(0, main.tbhits);
         let _ = events.send(Event::Done(lines, depth, main.nodes));
     });
     if let Err(main) = pool.run(0, main) {
@@ -171,7 +177,7 @@ fn coordinate<R: Rules>(
                         shared,
                         deepest.depth,
                         deepest.depth,
-                        nodes,
+                        (nodes, shared.total_tbhits()),
                         i + 1,
                         line,
                     ));

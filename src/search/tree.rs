@@ -117,6 +117,18 @@ pub(crate) fn tt_key<R: Rules>(pos: &Position, c: &DrawCounters) -> u64 {
     node_rules::<R>(pos, c).key
 }
 
+/// The transposition key of a node within the endgame databases: the counters are mixed in
+/// whenever they can matter at all, since a database score depends on them over the whole
+/// distance of the win (up to 55 plies at 5 pieces), beyond `COUNTER_HORIZON`.
+#[inline]
+pub(crate) fn counters_key<R: Rules>(pos: &Position, c: &DrawCounters) -> u64 {
+    if R::counters_matter(pos) {
+        mixed_key(pos, c)
+    } else {
+        pos.key()
+    }
+}
+
 /// The position's key with the counters `c` mixed in.
 #[inline]
 fn mixed_key(pos: &Position, c: &DrawCounters) -> u64 {

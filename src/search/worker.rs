@@ -7,8 +7,9 @@ use super::movestack::MoveStack;
 use super::ordering::Ordering;
 use super::shared::{Crumb, Shared};
 use super::tree::{self, KeyStack};
-use super::{Score, MAX_PLY};
+use super::{tb, Score, MAX_PLY};
 use crate::bitboard::Color;
+use crate::egtb::Prober;
 use crate::eval::evaluate_for;
 use crate::movegen::{capturers, has_capture, opponent_has_capture, search_captures, search_moves};
 use crate::moves::{self, Move};
@@ -131,12 +132,23 @@ pub(crate) struct Worker<'a, R: Rules> {
     stack: MoveStack,
     /// Triangular PV table: `pv[ply]` is the best line found from `ply`.
     pub(crate) pv: Vec<Vec<Move>>,
+    /// This thread's view of the endgame databases, if the variant has them.
+    pub(crate) prober: Option<Prober>,
+    /// The most pieces the databases answer for; 0 without databases, so that the one test
+    /// per node (`piece_count() <= tb_pieces`) never passes and the search is unchanged.
+    tb_pieces: u32,
+    /// Probes that gave a score or a cut.
+    pub(crate) tbhits: u64,
     _rules: PhantomData<R>,
 }
 
 impl<'a, R: Rules> Worker<'a, R> {
     pub(crate) fn new(shared: &'a Shared, id: usize, keys: KeyStack, node_limit: u64) -> Self {
+        let prober = shared.databases.as_ref().map(|d| d.prober());
         Worker {
+            tb_pieces: prober.as_ref().map_or(0, |p| p.pieces()),
+            prober,
+            tbhits: 0,
             shared,
             id,
             nodes: 0,
@@ -183,8 +195,13 @@ impl<'a, R: Rules> Worker<'a, R> {
         if self.nodes >= self.node_limit {
             self.stopped = true;
         }
-        if self.nodes & POLL_MASK == 0 && self.shared.poll(self.id, self.nodes) {
-            self.stopped = true;
+        if self.nodes & POLL_MASK == 0 {
+            if self.tbhits != 0 {
+                self.shared.set_tbhits(self.id, self.tbhits);
+            }
+            if self.shared.poll(self.id, self.nodes) {
+                self.stopped = true;
+            }
         }
         self.next_check = self.node_limit.min((self.nodes | POLL_MASK) + 1);
     }
@@ -229,6 +246,16 @@ impl<'a, R: Rules> Worker<'a, R> {
                 Score::loss_in(ply as u32).0
             };
         }
+        let mut key = rules.key;
+        if pos.piece_count() <= self.tb_pieces {
+            if let Some(score) = self.probe_databases(pos, counters, alpha, beta, ply) {
+                self.pv[ply].clear();
+                return score;
+            }
+            // Below here the databases' scores depend on the counters (`tb::fits`), so the
+            // table must not mix nodes reached with other counters.
+            key = tree::counters_key::<R>(pos, counters);
+        }
         if depth <= 0 {
             if self.extends_threat(pos, ply) {
                 return self.threat_extension(pos, counters, alpha, beta, ply, pv_node);
@@ -237,7 +264,31 @@ impl<'a, R: Rules> Worker<'a, R> {
             return self.quiesce(pos, alpha, beta, ply, pv_node);
         }
         self.pv[ply].clear();
-        self.interior(pos, counters, rules.key, alpha, beta, depth, ply, pv_node)
+        self.interior(pos, counters, key, alpha, beta, depth, ply, pv_node)
+    }
+
+    /// The databases' score of a node within their piece count, when no capture is pending for
+    /// the side to move (a capture changes the material at once and is searched instead, as
+    /// quiescence would), or `None` to search on (`tb::score`). Counted as a node, so that the
+    /// clock and the stop flag are still watched in an ending the databases settle.
+    #[cold]
+    #[inline(never)]
+    fn probe_databases(
+        &mut self,
+        pos: &Position,
+        counters: &DrawCounters,
+        alpha: i32,
+        beta: i32,
+        ply: usize,
+    ) -> Option<i32> {
+        if capturers::<R>(pos) != 0 {
+            return None;
+        }
+        let probe = self.prober.as_mut()?.probe(pos)?;
+        let score = tb::score::<R>(probe, pos, counters, ply, alpha, beta)?;
+        self.visit(ply);
+        self.tbhits += 1;
+        Some(if self.stopped { 0 } else { score })
     }
 
     /// Whether the leaf `pos` is searched one ply more (`THREAT_EXTENSION`): the variant extends,
