@@ -1,6 +1,9 @@
 //! `crownhead analyze` on a game with a planted blunder: the blunder is marked in the JSON
 //! records and in the annotated PDN, and the sound moves before it are at most inaccuracies.
 
+mod common;
+
+use common::Scratch;
 use std::process::Command;
 
 const PLANTED: &str =
@@ -34,22 +37,15 @@ fn loss_of(record: &str) -> i32 {
     digits.parse().expect("a numeric loss")
 }
 
-/// A file of the planted game, one per call: the tests run at once, and one rewriting a shared
-/// file while another reads it gave that one an empty file.
-fn planted_file() -> String {
-    static CALLS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
-    let call = CALLS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-    let path = std::env::temp_dir().join(format!(
-        "crownhead-analyze-{}-{call}.pdn",
-        std::process::id()
-    ));
-    std::fs::write(&path, PLANTED).unwrap();
-    path.display().to_string()
+/// A file of the planted game in the test's own folder.
+fn planted_file(scratch: &Scratch) -> String {
+    scratch.write("planted.pdn", PLANTED.as_bytes())
 }
 
 #[test]
 fn the_planted_blunder_is_marked_in_json() {
-    let (stdout, stderr) = run(&[&planted_file(), "--depth", "6", "--json"]);
+    let scratch = Scratch::new();
+    let (stdout, stderr) = run(&[&planted_file(&scratch), "--depth", "6", "--json"]);
     let moves: Vec<&str> = stdout
         .lines()
         .filter(|l| l.contains("\"type\":\"move\""))
@@ -95,9 +91,10 @@ fn the_planted_blunder_is_marked_in_json() {
 
 #[test]
 fn the_annotated_pdn_marks_it_and_reads_back() {
-    let out = std::env::temp_dir().join(format!("crownhead-annotated-{}.pdn", std::process::id()));
+    let scratch = Scratch::new();
+    let out = scratch.file("annotated.pdn");
     let (stdout, _) = run(&[
-        &planted_file(),
+        &planted_file(&scratch),
         "--depth",
         "6",
         "--out",
@@ -118,11 +115,11 @@ fn the_annotated_pdn_marks_it_and_reads_back() {
 
 #[test]
 fn positions_with_multipv() {
-    let path = std::env::temp_dir().join(format!("crownhead-fens-{}.txt", std::process::id()));
-    std::fs::write(&path, "W:W21-32:B1-12\n# a comment\nB:W26,27:B22\n").unwrap();
+    let scratch = Scratch::new();
+    let path = scratch.write("fens.txt", b"W:W21-32:B1-12\n# a comment\nB:W26,27:B22\n");
     let (stdout, _) = run(&[
         "--fens",
-        path.to_str().unwrap(),
+        &path,
         "--variant",
         "russian",
         "--depth",
@@ -171,16 +168,11 @@ fn refused(args: &[&str]) -> (String, String) {
     (stdout, stderr)
 }
 
-fn temp_file(name: &str, bytes: &[u8]) -> String {
-    let path = std::env::temp_dir().join(format!("crownhead-{}-{name}", std::process::id()));
-    std::fs::write(&path, bytes).unwrap();
-    path.display().to_string()
-}
-
 #[test]
 fn out_of_range_settings_are_refused_with_the_range() {
-    let games = planted_file();
-    let fens = temp_file("range.fens", b"W:W21-32:B1-12\n");
+    let scratch = Scratch::new();
+    let games = planted_file(&scratch);
+    let fens = scratch.write("range.fens", b"W:W21-32:B1-12\n");
     for (args, range) in [
         (vec![games.as_str(), "--depth", "1000"], "1-100"),
         (vec![games.as_str(), "--depth", "0"], "1-100"),
@@ -206,6 +198,7 @@ fn out_of_range_settings_are_refused_with_the_range() {
 
 #[test]
 fn a_file_without_a_game_is_an_error_that_says_why() {
+    let scratch = Scratch::new();
     for (name, bytes, why) in [
         ("empty.pdn", &b""[..], "empty"),
         ("blank.pdn", b"\n  \n", "empty"),
@@ -226,7 +219,7 @@ fn a_file_without_a_game_is_an_error_that_says_why() {
             "no tags, moves or results",
         ),
     ] {
-        let (stdout, stderr) = refused(&[&temp_file(name, bytes), "--depth", "1"]);
+        let (stdout, stderr) = refused(&[&scratch.write(name, bytes), "--depth", "1"]);
         assert!(stdout.is_empty(), "{name}: {stdout}");
         assert!(
             stderr.contains("no game") && stderr.contains(why),
@@ -237,6 +230,7 @@ fn a_file_without_a_game_is_an_error_that_says_why() {
 
 #[test]
 fn broken_pdn_gives_warnings_with_line_numbers() {
+    let scratch = Scratch::new();
     let good = "[Event \"Good\"]\n[GameType \"21\"]\n1. 11-15 23-19 *\n";
     for (text, line, warning, games) in [
         // Cut off inside a tag: the broken tag is dropped, no empty game is made.
@@ -255,7 +249,7 @@ fn broken_pdn_gives_warnings_with_line_numbers() {
             2,
         ),
     ] {
-        let path = temp_file("broken.pdn", text.as_bytes());
+        let path = scratch.write("broken.pdn", text.as_bytes());
         let (stdout, stderr) = run(&[&path, "--depth", "1", "--json"]);
         assert!(
             stderr.contains(line) && stderr.contains(warning),

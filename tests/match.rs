@@ -3,6 +3,8 @@
 //! reads back to the same result. The stand-in engine is `examples/uci_fixture.rs`, which the
 //! tests build themselves when cargo has not (`cargo test --test match` builds no examples).
 
+mod common;
+
 use crownhead::pdn::read_games;
 use crownhead::Variant;
 use std::path::PathBuf;
@@ -49,12 +51,6 @@ fn fixture() -> String {
         path
     });
     path.display().to_string()
-}
-
-fn temp(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("crownhead-match-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    dir.join(name)
 }
 
 /// Runs a match and returns its stdout.
@@ -106,7 +102,8 @@ fn check_pdn(path: &PathBuf, variant: Variant, games: usize) -> Vec<String> {
 
 #[test]
 fn a_short_match_between_two_processes() {
-    let pdn = temp("short.pdn");
+    let scratch = common::Scratch::new();
+    let pdn = scratch.file("short.pdn");
     let fixture = fixture();
     let other = format!("{fixture} --name Other");
     let out = run_match(&[
@@ -141,6 +138,7 @@ fn a_short_match_between_two_processes() {
 
 #[test]
 fn faults_lose_and_are_counted_apart() {
+    let scratch = common::Scratch::new();
     let fixture = fixture();
     for (fault, counted, ending) in [
         (
@@ -159,7 +157,7 @@ fn faults_lose_and_are_counted_apart() {
             "time forfeit",
         ),
     ] {
-        let pdn = temp(&format!("{fault}.pdn"));
+        let pdn = scratch.file(&format!("{fault}.pdn"));
         let bad = format!("{fixture} --fault {fault} --after 2 --name Bad");
         let out = run_match(&[
             "--engine",
@@ -200,7 +198,8 @@ fn faults_lose_and_are_counted_apart() {
 
 #[test]
 fn hub_engines() {
-    let pdn = temp("hub.pdn");
+    let scratch = common::Scratch::new();
+    let pdn = scratch.file("hub.pdn");
     let fixture = format!("{} --hub", fixture());
     let out = run_match(&[
         "--engine",
@@ -284,8 +283,9 @@ fn a_match_with_an_engine_that_cannot_start_fails_naming_it() {
 
 #[test]
 fn an_engine_that_cannot_restart_loses_by_its_own_fault() {
+    let scratch = common::Scratch::new();
     // Starts once, crashes in its first game, and cannot start again.
-    let mark = temp("restarted");
+    let mark = scratch.file("restarted");
     let _ = std::fs::remove_file(&mark);
     let bad = format!(
         "if [ -e {m} ]; then exit 3; fi; touch {m}; exec {f} --fault crash --after 2 --name Bad",
@@ -339,8 +339,9 @@ fn out_of_range_settings_are_refused_with_the_range() {
 
 #[test]
 fn crownhead_against_itself_at_a_tiny_depth() {
+    let scratch = common::Scratch::new();
     for (variant, v) in [("russian", Variant::Russian), ("english", Variant::English)] {
-        let pdn = temp(&format!("self-{variant}.pdn"));
+        let pdn = scratch.file(&format!("self-{variant}.pdn"));
         let engine = crownhead().display().to_string();
         let out = run_match(&[
             "--engine",

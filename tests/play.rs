@@ -87,7 +87,8 @@ impl Driver {
 
 #[test]
 fn moves_illegal_move_undo_and_save() {
-    let save = std::env::temp_dir().join(format!("crownhead-play-{}.pdn", std::process::id()));
+    let scratch = common::Scratch::new();
+    let save = scratch.file("saved.pdn");
     let mut d = Driver::start(&["--variant", "russian", "--depth", "2"]);
     d.send("c3-d4");
     d.send("c3-d4");

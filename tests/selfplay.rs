@@ -2,9 +2,10 @@
 //! continues a run exactly, a killed run's file stays readable, and every recorded position is
 //! quiet and carries its game's result.
 
+mod common;
+
 use crownhead::selfplay::{read_all, Record};
 use crownhead::Variant;
-use std::path::PathBuf;
 use std::process::{Command, Output};
 
 fn selfplay(args: &[&str]) -> Output {
@@ -13,14 +14,6 @@ fn selfplay(args: &[&str]) -> Output {
         .args(args)
         .output()
         .expect("run crownhead selfplay")
-}
-
-fn temp(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("crownhead-selfplay-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let path = dir.join(name);
-    let _ = std::fs::remove_file(&path);
-    path
 }
 
 fn run_ok(args: &[&str]) {
@@ -36,7 +29,8 @@ const FAST: [&str; 4] = ["--nodes", "3000", "--max-plies", "120"];
 
 #[test]
 fn the_file_is_the_same_whatever_the_thread_count() {
-    let (one, two) = (temp("one.bin"), temp("two.bin"));
+    let scratch = common::Scratch::new();
+    let (one, two) = (scratch.file("one.bin"), scratch.file("two.bin"));
     for (path, threads) in [(&one, "1"), (&two, "2")] {
         let p = path.to_str().unwrap();
         let mut args = vec![
@@ -82,7 +76,8 @@ fn the_file_is_the_same_whatever_the_thread_count() {
 
 #[test]
 fn appending_continues_the_run_exactly_and_survives_a_kill() {
-    let (whole, parts) = (temp("whole.bin"), temp("parts.bin"));
+    let scratch = common::Scratch::new();
+    let (whole, parts) = (scratch.file("whole.bin"), scratch.file("parts.bin"));
     let (w, p) = (whole.to_str().unwrap(), parts.to_str().unwrap());
     let mut args = vec!["--variant", "russian", "--games", "5", "--out", w];
     args.extend(FAST);
@@ -148,7 +143,8 @@ fn appending_continues_the_run_exactly_and_survives_a_kill() {
 
 #[test]
 fn bad_flags_are_refused() {
-    let out = temp("bad.bin");
+    let scratch = common::Scratch::new();
+    let out = scratch.file("bad.bin");
     let o = out.to_str().unwrap();
     for args in [
         vec!["--games", "0", "--out", o],

@@ -233,3 +233,39 @@ pub fn run_with_input(args: &[&str], input: &[u8]) -> std::process::Output {
 pub fn printable(line: &str) -> bool {
     !line.chars().any(char::is_control)
 }
+
+/// A folder for one test's files, removed with everything in it when the guard drops (on
+/// success or failure), so that test runs leave nothing in the system temp folder. Each guard
+/// has its own folder: tests run at once, and one rewriting a shared file while another read
+/// it once gave that one an empty file.
+pub struct Scratch(std::path::PathBuf);
+
+impl Scratch {
+    /// A new empty folder under the system temp folder.
+    pub fn new() -> Scratch {
+        static MADE: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+        let n = MADE.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let dir = std::env::temp_dir().join(format!("crownhead-test-{}-{n}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).expect("make a scratch folder");
+        Scratch(dir)
+    }
+
+    /// The path of `name` in the folder (not created).
+    pub fn file(&self, name: &str) -> std::path::PathBuf {
+        self.0.join(name)
+    }
+
+    /// Writes `bytes` to `name` in the folder and returns the file's path as text.
+    pub fn write(&self, name: &str, bytes: &[u8]) -> String {
+        let path = self.file(name);
+        std::fs::write(&path, bytes).expect("write a scratch file");
+        path.display().to_string()
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
