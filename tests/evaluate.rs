@@ -3,7 +3,6 @@
 
 mod common;
 
-use crownhead::learned::{Weights, WEIGHT_COUNT};
 use crownhead::{parse_fen, Variant};
 use std::process::Output;
 
@@ -31,15 +30,9 @@ fn hand_written_and_learned_evaluations_as_the_library_gives_them() {
         .collect();
     assert_eq!(numbers(&hand), expected);
 
-    let weights = Weights {
-        variant: Variant::English,
-        k: 60.0,
-        values: (0..WEIGHT_COUNT)
-            .map(|i| ((i * 7919) % 301) as i16 - 150)
-            .collect(),
-        base: Default::default(),
-    };
-    let path = std::env::temp_dir().join(format!("crownhead-eval-{}.weights", std::process::id()));
+    let weights = common::sample_weights();
+    let scratch = common::Scratch::new();
+    let path = scratch.file("sample.weights");
     std::fs::write(&path, weights.to_bytes()).unwrap();
     let p = path.to_str().unwrap();
     let learned = evaluate(&["--variant", "english", "--weights", p], &input);
@@ -64,7 +57,6 @@ fn hand_written_and_learned_evaluations_as_the_library_gives_them() {
         assert!(!out.status.success() && out.stdout.is_empty());
         assert!(err.contains(p) && err.contains("refused"), "{err}");
     }
-    let _ = std::fs::remove_file(&path);
 }
 
 #[test]

@@ -2,26 +2,16 @@
 //! block, `crownhead --eval-file` plays a weights file in place of the embedded ones, and a bad
 //! file or choice is refused with one clear error.
 
-use crownhead::learned::{learned_for, Weights, WEIGHT_COUNT};
+mod common;
+
+use crownhead::learned::learned_for;
 use crownhead::{parse_fen, Variant};
-use std::io::Write;
-use std::process::{Command, Output, Stdio};
+use std::process::Output;
 
 const FEN: &str = "B:W18,21,22,23,K30:B3,6,K9,10,14";
 
 fn engine(args: &[&str], input: &str) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_crownhead"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("start crownhead");
-    let mut stdin = child.stdin.take().expect("stdin");
-    // An engine that refuses its arguments exits before reading: the pipe may be closed.
-    let _ = stdin.write_all(input.as_bytes());
-    drop(stdin);
-    child.wait_with_output().expect("crownhead runs")
+    common::run_with_input(args, input.as_bytes())
 }
 
 /// The protocol's `eval` of `FEN` in english with `Eval` set to `choice`: the terms and the total.
@@ -68,16 +58,9 @@ fn the_eval_option_chooses_the_evaluation_that_explains_and_plays() {
 
 #[test]
 fn a_weights_file_named_at_start_up_plays_and_a_bad_one_is_refused() {
-    let weights = Weights {
-        variant: Variant::English,
-        k: 60.0,
-        values: (0..WEIGHT_COUNT)
-            .map(|i| ((i * 7919) % 301) as i16 - 150)
-            .collect(),
-        base: Default::default(),
-    };
-    let path =
-        std::env::temp_dir().join(format!("crownhead-evalfile-{}.weights", std::process::id()));
+    let weights = common::sample_weights();
+    let scratch = common::Scratch::new();
+    let path = scratch.file("sample.weights");
     std::fs::write(&path, weights.to_bytes()).unwrap();
     let p = path.to_str().unwrap();
 
@@ -103,7 +86,6 @@ fn a_weights_file_named_at_start_up_plays_and_a_bad_one_is_refused() {
     let out = engine(&["--eval-file", "/nonexistent/w.weights"], "uci\nquit\n");
     assert!(!out.status.success());
     assert!(String::from_utf8_lossy(&out.stderr).contains("cannot read"));
-    let _ = std::fs::remove_file(&path);
 }
 
 #[test]

@@ -49,6 +49,12 @@ pub fn evaluate_for<R: Rules>(pos: &Position) -> i32 {
     if dead_draw::<R>(pos) {
         return 0;
     }
+    terms_total::<R>(pos)
+}
+
+/// The sum of the terms from the side to move's view, without the dead-draw rule: for an
+/// evaluation that has already ruled a dead draw out (the learned one adds its tables to this).
+pub(crate) fn terms_total<R: Rules>(pos: &Position) -> i32 {
     let mut total = Total(0);
     white_terms::<R, Total>(pos, &mut total);
     if pos.side() == Color::White {

@@ -47,12 +47,32 @@ impl Learned {
 
     /// The learned evaluation as the search plays it: the model, except that a dead draw is
     /// 0. That knowledge is the hand-written evaluation's, exact where a table only leans.
+    /// Past the dead-draw test the hand-written part is its bare terms: the test runs once.
     #[inline]
     pub fn evaluate_for<R: Rules>(&self, pos: &Position) -> i32 {
         if crate::eval::dead_draw::<R>(pos) {
-            0
-        } else {
-            self.model_eval::<R>(pos)
+            return 0;
         }
+        let tables = self.tables.evaluate(pos);
+        match self.weights.base {
+            Base::None => tables,
+            Base::HandWritten => tables + crate::eval::terms_total::<R>(pos),
+        }
+    }
+
+    /// The evaluation as the search plays it, by block: the hand-written total where the
+    /// tables correct it, the tables' blocks, and a last term cancelling the rest in a dead
+    /// draw (as in the hand-written explanation). The values sum to `evaluate_for`.
+    pub fn terms<R: Rules>(&self, pos: &Position) -> Vec<(&'static str, i32)> {
+        let mut terms = Vec::new();
+        if self.weights.base == Base::HandWritten {
+            terms.push(("hand-written", crate::eval::evaluate_for::<R>(pos)));
+        }
+        terms.extend(explain(&self.weights.values, pos));
+        if crate::eval::dead_draw::<R>(pos) {
+            let sum: i32 = terms.iter().map(|t| t.1).sum();
+            terms.push(("dead draw", -sum));
+        }
+        terms
     }
 }

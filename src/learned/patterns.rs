@@ -116,25 +116,10 @@ impl View {
     }
 }
 
-/// The sum of one phase's weights over the features of `v`, less that over its mirror image.
+/// The sum of one phase's weights over the features of `v`, less that over its mirror image:
+/// the reference reading (the search reads the folded `Tables`).
 fn phase_sum(w: &[i16], v: View) -> i32 {
-    let m = v.mirror();
-    let weight = |i: usize| i32::from(w[i]);
-    let mut sum = 0;
-    for k in 0..WINDOWS {
-        sum += weight(k * CONFIGS + config(k, v.our_men, v.their_men));
-        sum -= weight(k * CONFIGS + config(k, m.our_men, m.their_men));
-    }
-    let men = v.our_men.count_ones() as i32 - v.their_men.count_ones() as i32;
-    let kings = v.our_kings.count_ones() as i32 - v.their_kings.count_ones() as i32;
-    sum += weight(MEN) * men + weight(KINGS) * kings;
-    for s in Bits(v.our_kings) {
-        sum += weight(KING_SQUARES + s);
-    }
-    for s in Bits(m.our_kings) {
-        sum -= weight(KING_SQUARES + s);
-    }
-    sum
+    phase_blocks(w, v).iter().sum()
 }
 
 /// The weights rearranged for the search, with the same results as `evaluate`: each window's
@@ -246,8 +231,8 @@ const BLOCK_NAMES: [&str; WINDOWS + 3] = [
     "king squares",
 ];
 
-/// `phase_sum` block by block, in the order of `BLOCK_NAMES`: the explanation's reading of
-/// the same weights (`phase_sum` stays a plain loop for the search's sake).
+/// One phase's weights over the features of `v`, less those over its mirror image, block by
+/// block in the order of `BLOCK_NAMES`.
 fn phase_blocks(w: &[i16], v: View) -> [i32; WINDOWS + 3] {
     let m = v.mirror();
     let weight = |i: usize| i32::from(w[i]);

@@ -12,9 +12,7 @@
 use super::options::{Effect, OptionSpec, Settings, Value};
 use super::ProtocolError;
 use crate::game::Game;
-use crate::position::Position;
 use crate::search::{Limits, Score, SearchControl, SearchInfo, SearchOutcome, Searcher};
-use crate::variant::Variant;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
@@ -301,7 +299,7 @@ impl Engine {
         let pos = self.game.position();
         match self.settings.search.eval.learned(variant) {
             None => crate::evaluate_terms(variant, pos),
-            Some(w) => learned_terms(variant, w, pos),
+            Some(learned) => crate::with_rules!(variant, R => learned.terms::<R>(pos)),
         }
     }
 }
@@ -340,24 +338,4 @@ fn search_thread(
     }
     finished.store(true, Ordering::SeqCst);
     report(Report::Done(&outcome));
-}
-
-/// The learned evaluation by block, after the hand-written evaluation where the tables correct
-/// it; a dead draw (which the search scores 0 whatever the tables say) adds a last term that
-/// cancels the rest, as in the hand-written explanation.
-fn learned_terms(
-    variant: Variant,
-    learned: &crate::learned::Learned,
-    pos: &Position,
-) -> Vec<(&'static str, i32)> {
-    let mut terms = Vec::new();
-    if learned.weights.base == crate::learned::Base::HandWritten {
-        terms.push(("hand-written", crate::evaluate(variant, pos)));
-    }
-    terms.extend(crate::learned::explain(&learned.weights.values, pos));
-    if crate::with_rules!(variant, R => crate::eval::dead_draw::<R>(pos)) {
-        let sum: i32 = terms.iter().map(|t| t.1).sum();
-        terms.push(("dead draw", -sum));
-    }
-    terms
 }

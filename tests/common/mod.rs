@@ -269,3 +269,16 @@ impl Drop for Scratch {
         let _ = std::fs::remove_dir_all(&self.0);
     }
 }
+
+/// English weights for the model's layout, varied and far from zero: a file to play or read
+/// that is not the embedded one.
+pub fn sample_weights() -> crownhead::learned::Weights {
+    crownhead::learned::Weights {
+        variant: crownhead::Variant::English,
+        k: 60.0,
+        values: (0..crownhead::learned::WEIGHT_COUNT)
+            .map(|i| ((i * 7919) % 301) as i16 - 150)
+            .collect(),
+        base: Default::default(),
+    }
+}
