@@ -69,28 +69,37 @@ fn rank(s: u32, open: u32) -> u64 {
 }
 
 /// The set of `n` squares of `open` whose colex rank is `r`: the inverse of `rank`.
+#[inline]
 fn unrank(mut r: u64, n: u32, open: u32) -> u32 {
+    // The places p_n > ... > p_1 among the squares of `open`, largest first: p_i is the largest
+    // p with C(p, i) <= r. Each place is below the one before, so one downward scan finds them
+    // all (at most 32 steps for all the pieces, not up to 32 per piece).
     let mut places = 0u32;
+    let mut p = open.count_ones();
     for i in (1..=n).rev() {
-        // The largest place p with C(p, i) <= r; places are distinct and decreasing.
-        let mut p = i - 1;
-        while binom(p + 1, i) <= r {
-            p += 1;
+        p -= 1;
+        while binom(p, i) > r {
+            p -= 1;
         }
         r -= binom(p, i);
         places |= 1 << p;
     }
-    // The p-th square of `open` for every place p.
+    deposit(places, open)
+}
+
+/// The squares of `open` at the `places` (bit p set: the p-th square of `open`, from 0).
+#[inline(always)]
+fn deposit(places: u32, open: u32) -> u32 {
     let mut out = 0;
     let mut left = open;
-    let mut p = 0;
-    while left != 0 && places >> p != 0 {
+    let mut rest = places;
+    while rest != 0 {
         let bit = left & left.wrapping_neg();
         left ^= bit;
-        if places >> p & 1 != 0 {
-            out |= bit;
-        }
-        p += 1;
+        // Without a branch: whether a place is taken is as good as random, so a branch here
+        // would mispredict about half the time.
+        out |= bit & (rest & 1).wrapping_neg();
+        rest >>= 1;
     }
     out
 }
