@@ -17,7 +17,12 @@ use std::path::PathBuf;
 use std::process::{Command, Stdio};
 
 /// Builds `material` (wm,wk,bm,bk) of `variant` and what it needs, in a directory of its own.
+/// Builds are one at a time: tests that need the same slices share the directory, and two
+/// builds writing the same slice at once would trip over each other's files; the second finds
+/// the slices built and skips them.
 fn built(variant: Variant, material: &str) -> PathBuf {
+    static ONE_AT_A_TIME: std::sync::Mutex<()> = std::sync::Mutex::new(());
+    let _turn = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
     let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
         .join(format!("egtb-search-{}", std::process::id()))
         .join(format!("{}-{}", variant.name(), material.replace(',', "")));
@@ -231,6 +236,68 @@ fn won_positions_get_the_database_move() {
     let base = Tablebase::new(&dir, Variant::English);
     for pos in won_positions(&base, 2, 1, 6, |_| true) {
         check_database_move(&dir, Variant::English, &crownhead::to_fen(&pos));
+    }
+}
+
+/// The line reported for a won root goes on past the search's end with the databases' best
+/// play: every move keeps the value at one ply less, and a line scored as a win ends where the
+/// loser has no move, so a ponder move is always there.
+fn check_reported_line(dir: &std::path::Path, variant: Variant, pos: &Position) {
+    let base = Tablebase::new(dir, variant);
+    let fen = crownhead::to_fen(pos);
+    let game = Game::from_fen(variant, &fen).unwrap();
+    let mut searcher = searcher_with(dir, variant);
+    let mut last_pv = Vec::new();
+    let out = searcher.search(&game, &depth(2), &SearchControl::new(false), &mut |info| {
+        last_pv = info.pv.clone();
+    });
+    let root = base.probe(pos).unwrap();
+    assert_eq!(last_pv.first(), out.best.as_ref(), "{fen}");
+    assert_eq!(out.ponder, last_pv.get(1).copied(), "{fen}");
+    let mut at = *pos;
+    let mut probe = root;
+    for (i, mv) in last_pv.iter().enumerate() {
+        assert!(
+            variant.legal_moves(&at).contains(mv),
+            "{fen}: move {i} illegal"
+        );
+        at = at.play(mv);
+        let next = base.probe(&at).unwrap();
+        assert_eq!(
+            next.value,
+            probe.value.flip(),
+            "{fen}: move {i} changes the value"
+        );
+        if out.score.is_decisive() {
+            assert_eq!(
+                next.distance + 1,
+                probe.distance,
+                "{fen}: move {i} is not the fastest"
+            );
+        }
+        probe = next;
+    }
+    if out.score.is_decisive() {
+        assert_eq!(last_pv.len(), root.distance as usize, "{fen}: {last_pv:?}");
+        assert!(
+            variant.legal_moves(&at).is_empty(),
+            "{fen}: the line stops short"
+        );
+    }
+    assert!(
+        root.distance < 2 || out.ponder.is_some(),
+        "{fen}: no ponder move"
+    );
+}
+
+#[test]
+fn reported_lines_go_on_with_the_databases() {
+    for variant in [Variant::English, Variant::Russian] {
+        let dir = built(variant, "0,2,0,1");
+        let base = Tablebase::new(&dir, variant);
+        for pos in won_positions(&base, 2, 1, 4, |_| true) {
+            check_reported_line(&dir, variant, &pos);
+        }
     }
 }
 

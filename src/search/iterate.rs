@@ -5,6 +5,7 @@
 
 use super::ordering::pick;
 use super::shared::Shared;
+use super::tb;
 use super::tree::to_tt;
 use super::worker::Worker;
 use super::{Limits, Score, SearchInfo};
@@ -111,7 +112,7 @@ impl<R: Rules> Worker<'_, R> {
                 continue;
             };
             for (i, line) in completed.iter_mut().enumerate() {
-                line.pv = verified::<R>(root, &line.pv);
+                line.pv = self.reported_line(root, &line.pv);
                 report(&self.info(depth as u32, i + 1, line));
             }
             instability = instability * 0.5 + if changed && depth > 1 { 1.0 } else { 0.0 };
@@ -124,12 +125,27 @@ impl<R: Rules> Worker<'_, R> {
                 completed = lines;
                 completed_depth = depth;
                 for (i, line) in completed.iter_mut().enumerate() {
-                    line.pv = verified::<R>(root, &line.pv);
+                    line.pv = self.reported_line(root, &line.pv);
                     report(&self.info(depth, i + 1, line));
                 }
             }
         }
         (completed, completed_depth)
+    }
+
+    /// `pv` as reported: its longest legal prefix with full moves (`verified`), continued by
+    /// the databases' best play when it ends in a position they hold (the search stops at
+    /// such a node, so its own line ends there, often after one move).
+    fn reported_line(&mut self, root: &Position, pv: &[Move]) -> Vec<Move> {
+        let mut line = verified::<R>(root, pv);
+        let Some(prober) = self.prober.as_mut() else {
+            return line;
+        };
+        let end = line.iter().fold(*root, |pos, mv| pos.play(mv));
+        if end.piece_count() <= prober.pieces() {
+            line.extend(tb::database_line::<R>(prober, &end));
+        }
+        line
     }
 
     /// At a root whose children the endgame databases all hold, only the moves that keep the

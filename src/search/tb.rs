@@ -12,7 +12,9 @@
 
 use super::Score;
 use crate::bitboard::MAIN_ROAD;
-use crate::egtb::{Probe, Value};
+use crate::egtb::{Probe, Prober, Value};
+use crate::movegen::{generate, Counting};
+use crate::moves::Move;
 use crate::position::Position;
 use crate::variant::{lone_king_ending, DrawCounters, Rules};
 
@@ -80,6 +82,60 @@ pub(crate) fn score<R: Rules>(
         // At most a draw: enough when the draw cannot raise alpha.
         Value::Loss => (alpha >= 0).then_some(0),
     }
+}
+
+/// How far a reported line is continued past the search's end by the databases: a won or lost
+/// ending to its end (the longest up to 6 pieces is well under this), a drawn one a few plies,
+/// enough for a ponder move (a draw would go on for ever).
+const DECIDED_PLIES: usize = 128;
+const DRAWN_PLIES: usize = 4;
+
+/// The databases' best play from `pos`, as full moves: the shortest win, the longest loss, or a
+/// move that keeps the draw (the first in generation order, so the line is deterministic).
+/// Empty when the databases do not hold `pos` or the game is over there. The values are the
+/// bare game's: the counter rules are not applied along the line (the search's score says
+/// what they do to it).
+pub(crate) fn database_line<R: Rules>(prober: &mut Prober, pos: &Position) -> Vec<Move> {
+    let mut line = Vec::new();
+    let mut pos = *pos;
+    let mut moves = Vec::new();
+    let Some(mut probe) = prober.probe_now(&pos) else {
+        return line;
+    };
+    let limit = if probe.value == Value::Draw {
+        DRAWN_PLIES
+    } else {
+        DECIDED_PLIES
+    };
+    while line.len() < limit {
+        generate::<R>(&pos, &mut moves, Counting::Unique);
+        let mut best: Option<(Move, Probe)> = None;
+        for mv in &moves {
+            let Some(child) = prober.probe_now(&pos.play(mv)) else {
+                return line;
+            };
+            // The child's value is the opponent's; the win nearest and the loss furthest.
+            let better = match best {
+                None => true,
+                Some((_, b)) => match probe.value {
+                    Value::Win => child.distance < b.distance,
+                    Value::Loss => child.distance > b.distance,
+                    Value::Draw => false,
+                },
+            };
+            if child.value == probe.value.flip() && better {
+                best = Some((*mv, child));
+            }
+        }
+        let Some((mv, child)) = best else {
+            // No legal move (the game is over) or the databases disagree with themselves.
+            return line;
+        };
+        line.push(mv);
+        pos = pos.play(&mv);
+        probe = child;
+    }
+    line
 }
 
 #[cfg(test)]
