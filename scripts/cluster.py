@@ -85,10 +85,11 @@ def main(argv=None):
         sys.exit(0)
     start = time.monotonic()
     s = session.connect(args)
-    print(f"{args.command}: Ray with {s.cpus} CPUs, {s.in_flight} tasks in flight, binary "
-          f"{s.crownhead}", flush=True)
+    ready = time.monotonic()
+    print(f"{args.command}: Ray with {s.cpus} CPUs ready in {ready - start:.1f} s, "
+          f"{s.in_flight} tasks in flight, binary {s.crownhead}", flush=True)
     result = module.run(args, extra, s, fault=fault_of(args.inject_fault))
-    print(f"{args.command}: {time.monotonic() - start:.1f} s", flush=True)
+    print(f"{args.command}: {time.monotonic() - ready:.1f} s of tasks", flush=True)
     return result
 
 

@@ -129,7 +129,7 @@ class Match:
                     self.names = [m.group(1), m.group(2)]
             self.texts[pair] = text
             scores = " ".join(f"{g.points:g}" for g in games)
-            head = f"pair {pair + 1}/{self.pairs} ({scores})"
+            head = f"pair {pair + 1}/{self.pairs} ({scores}) in {result['seconds']:.1f} s"
         self._write_ready()
         line = (f"{head} | played {self.played} retried {self.retried} lost {self.lost} | "
                 f"W {self.tally.wins} D {self.tally.draws} L {self.tally.losses} | penta "
