@@ -55,12 +55,16 @@ def fault_of(text):
     (so that only the first attempt is killed)."""
     if text is None:
         return None
+    import atexit
+    import shutil
     import tempfile
 
     kind, _, job = text.partition(":")
     if kind not in ("kill-command", "kill-worker") or not job.isdigit():
         sys.exit(f"error: bad --inject-fault '{text}' (kill-command:N or kill-worker:N)")
-    marker = os.path.join(tempfile.mkdtemp(prefix="crownhead-fault-"), "fired")
+    folder = tempfile.mkdtemp(prefix="crownhead-fault-")
+    atexit.register(shutil.rmtree, folder, True)
+    marker = os.path.join(folder, "fired")
     # A data file's 16-byte header is not yet a game; a PDN holds nothing before one.
     return {"kind": kind, "job": int(job), "marker": marker, "after_bytes": 16}
 
@@ -70,7 +74,7 @@ def main(argv=None):
     returns what it returns (the totals, for scripts/cluster_check.py), whose `lost` counts
     the jobs lost after their retry."""
     argv = sys.argv[1:] if argv is None else argv
-    if "--address" not in argv:
+    if not any(a == "--address" or a.startswith("--address=") for a in argv):
         # A local Ray listens on the loopback address only, not on the machine's network
         # address as a cluster head does. Ray reads this when imported, so before the import
         # that checks its version, and the re-executed driver and the workers inherit it.

@@ -17,6 +17,7 @@ itself (as when a node is lost). Later attempts find the marker and run normally
 from __future__ import annotations
 
 import ctypes
+import glob
 import os
 import shutil
 import signal
@@ -64,6 +65,21 @@ def _output_started(workdir: str, outputs: List[str], threshold: int) -> bool:
     return False
 
 
+def _sweep_scratch() -> None:
+    """Removes the scratch folders of workers that died without cleaning up (killed, as the
+    fault injection does, or by the OOM killer): each folder's name carries its worker's pid."""
+    for path in glob.glob(os.path.join(tempfile.gettempdir(), "crownhead-task-*-*")):
+        pid = os.path.basename(path).split("-")[2]
+        if not pid.isdigit():
+            continue
+        try:
+            os.kill(int(pid), 0)
+        except ProcessLookupError:
+            shutil.rmtree(path, ignore_errors=True)
+        except PermissionError:
+            pass  # alive, someone else's
+
+
 def _make_executable(path: str) -> None:
     """A binary shipped in Ray's working_dir may arrive without its execute bit."""
     try:
@@ -79,7 +95,8 @@ def run_job(job: Dict) -> Dict:
     `job.get("cwd")`, at most `job.get("timeout")` seconds. Returns
     `{"stdout", "stderr", "seconds", "files": {name: bytes}}` for the names in
     `job["outputs"]` that exist; raises `JobFailed` on a non-zero exit."""
-    scratch = tempfile.mkdtemp(prefix="crownhead-task-")
+    _sweep_scratch()
+    scratch = tempfile.mkdtemp(prefix=f"crownhead-task-{os.getpid()}-")
     try:
         argv = [a.replace("{dir}", scratch) for a in job["argv"]]
         cwd = job.get("cwd")

@@ -14,6 +14,7 @@ on a local Ray as on a cluster, so that both run the same way.
 
 from __future__ import annotations
 
+import atexit
 import os
 import shutil
 import sys
@@ -50,6 +51,7 @@ def connect(args) -> Session:
         if not os.path.isfile(binary):
             sys.exit(f"error: --ship: no binary at {binary} (cargo build --release)")
         folder = tempfile.mkdtemp(prefix="crownhead-ship-")
+        atexit.register(shutil.rmtree, folder, True)
         shutil.copy2(binary, os.path.join(folder, "crownhead"))
         runtime_env["working_dir"] = folder
     if not ray.is_initialized():
