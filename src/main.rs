@@ -118,6 +118,10 @@ enum EgtbCommand {
         /// slices its moves lead to.
         #[arg(long, value_parser = parse_material)]
         material: Option<crownhead::egtb::Material>,
+        /// With --material: build its pair alone; the slices its moves lead to must be built
+        /// already (one task of a cluster build, docs/CLUSTER.md).
+        #[arg(long, requires = "material")]
+        only: bool,
     },
     /// One line per material and side to move: positions, wins, draws, losses.
     Stats {
@@ -408,6 +412,7 @@ fn run_egtb(command: EgtbCommand) -> Result<(), String> {
             pieces,
             threads,
             material,
+            only,
         } => {
             pieces_ok(pieces)?;
             let opts = egtb::BuildOptions {
@@ -415,6 +420,7 @@ fn run_egtb(command: EgtbCommand) -> Result<(), String> {
                 variant,
                 pieces,
                 only: material,
+                exact: only,
             };
             let mut pool = rayon::ThreadPoolBuilder::new();
             if let Some(n) = threads {

@@ -33,6 +33,7 @@ fn tables(variant: Variant) -> Tablebase {
             variant,
             pieces: PIECES,
             only: None,
+            exact: false,
         };
         egtb::build(&opts, &mut |_| {}).unwrap();
         dir

@@ -376,3 +376,56 @@ fn crownhead_against_itself_at_a_tiny_depth() {
         }
     }
 }
+
+#[test]
+fn a_match_split_by_first_game_plays_the_same_games() {
+    let scratch = common::Scratch::new();
+    let engine = crownhead().display().to_string();
+    let play = |name: &str, first: &str, games: &str| {
+        let pdn = scratch.file(name);
+        let out = run_match(&[
+            "--engine",
+            &engine,
+            "--engine",
+            &engine,
+            "--first-game",
+            first,
+            "--games",
+            games,
+            "--depth",
+            "2",
+            "--variant",
+            "english",
+            "--pdn",
+            pdn.to_str().unwrap(),
+        ]);
+        (out, std::fs::read_to_string(&pdn).unwrap())
+    };
+    let (_, whole) = play("whole.pdn", "0", "4");
+    let (_, head) = play("head.pdn", "0", "2");
+    let (out, tail) = play("tail.pdn", "2", "2");
+    // Games 3 and 4 of 4: the second opening, first engine White then Black.
+    assert!(
+        out.starts_with("Game 3/4: ") && out.contains("\nGame 4/4: "),
+        "{out}"
+    );
+    let rounds: Vec<String> = read_games(&tail, None)
+        .unwrap()
+        .iter()
+        .map(|g| g.tag("Round").unwrap().to_string())
+        .collect();
+    assert_eq!(rounds, ["3", "4"]);
+    // One engine at a fixed depth, fresh for each game: the same moves as the whole match, the
+    // same evaluations and depths; only the times spent differ.
+    assert_eq!(without_times(&(head + &tail)), without_times(&whole));
+}
+
+/// The PDN's words, with each move's time (`0.016s}`) left out.
+fn without_times(pdn: &str) -> Vec<&str> {
+    pdn.split_whitespace()
+        .map(|w| match w.strip_suffix("s}") {
+            Some(t) if t.parse::<f64>().is_ok() => "s}",
+            _ => w,
+        })
+        .collect()
+}

@@ -47,6 +47,11 @@ pub struct BuildOptions {
     /// ... or, if given, only this material's slice, its mirror, and the slices their moves can
     /// lead to (`needed_by`), which is far less for a king-only material.
     pub only: Option<Material>,
+    /// With `only`: build that material's pair alone, reading just the slices its moves lead
+    /// to, which must be on disk already (`EgtbError::Missing` otherwise). A cluster builds each
+    /// pair as its own task once its dependencies are done (scripts/cluster.py); without this,
+    /// each task would read and check every slice below it, and keep them all in memory.
+    pub exact: bool,
 }
 
 /// What a build did.
@@ -82,8 +87,12 @@ pub fn build(
                 opts.pieces
             )));
         }
-        let wanted = needed_by(m);
+        let wanted = if opts.exact { vec![m] } else { needed_by(m) };
         order.retain(|pair| pair.iter().any(|p| wanted.contains(p)));
+    } else if opts.exact {
+        return Err(EgtbError::BadArgument(
+            "building one pair alone needs its material".into(),
+        ));
     }
     let size = |pair: &Vec<Material>| pair.iter().map(|&m| Indexer::new(m).size()).sum::<u64>();
     let total: u64 = order.iter().map(size).sum();

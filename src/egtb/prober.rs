@@ -318,6 +318,7 @@ mod tests {
             variant: Variant::English,
             pieces: 3,
             only: None,
+            exact: false,
         };
         super::super::build(&opts, &mut |_| {}).unwrap();
         let db = Databases::open(&dir, Variant::English).unwrap();

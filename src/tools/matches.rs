@@ -1,6 +1,8 @@
 //! `crownhead match`: two engines, each in its own process, play a series of games. Each opening
 //! is played twice with colours swapped (game 2k: the first engine has White; game 2k+1: Black),
-//! openings taken in file order and cycled. `--concurrency K` runs K games at once, each worker
+//! openings taken in file order and cycled. `--first-game N` plays games N onwards of that
+//! sequence, the same games with the same rounds as in a longer match: how a cluster driver
+//! (scripts/cluster.py) splits a match into one task per opening. `--concurrency K` runs K games at once, each worker
 //! thread with its own pair of engine processes; an engine that failed is restarted before its
 //! next game. A progress line is printed as each game ends, and the report at the end gives wins,
 //! draws and losses, Elo with its 95% error bar, the SPRT state, and the faults of each engine.
@@ -39,6 +41,10 @@ pub struct MatchArgs {
     /// Opening file (moves or FENs, one per line); default: the built-in set of the variant.
     #[arg(long)]
     pub openings: Option<String>,
+    /// The index of the first game (from 0): plays games N to N + games - 1 of a longer match,
+    /// with their openings, colours and rounds (one task of a cluster match).
+    #[arg(long, default_value_t = 0)]
+    pub first_game: usize,
     /// Games played at once.
     #[arg(long, default_value_t = 1, value_parser = super::args::concurrency)]
     pub concurrency: usize,
@@ -127,6 +133,9 @@ pub fn run(args: MatchArgs) -> Result<(), String> {
             args.engines.len()
         ));
     }
+    if args.first_game.checked_add(args.games).is_none() {
+        return Err("--first-game plus --games passes the largest game index".into());
+    }
     let control = parse_control(&args)?;
     let sprt = parse_sprt(args.sprt.as_deref())?;
     let openings = load_openings(&args)?;
@@ -160,7 +169,7 @@ pub fn run(args: MatchArgs) -> Result<(), String> {
         settings: &settings,
         protocol,
         sprt,
-        next: AtomicUsize::new(0),
+        next: AtomicUsize::new(args.first_game),
         stop: AtomicBool::new(false),
         fatal: Mutex::new(None),
         totals: Mutex::new(Totals::default()),
@@ -287,7 +296,8 @@ impl MatchState<'_> {
     /// The index of the next game, or `None` when all are taken or the match has stopped.
     fn next_game(&self) -> Option<usize> {
         let index = self.next.fetch_add(1, Ordering::SeqCst);
-        (index < self.args.games && !self.stop.load(Ordering::SeqCst)).then_some(index)
+        let end = self.args.first_game + self.args.games;
+        (index < end && !self.stop.load(Ordering::SeqCst)).then_some(index)
     }
 
     /// The names the engines gave, as the game's tags show them.
@@ -304,7 +314,8 @@ impl MatchState<'_> {
     fn count(&self, index: usize, record: &GameRecord, first_is_white: bool) {
         let mut t = lock(&self.totals);
         account(&mut t, record, first_is_white);
-        let line = progress_line(&t, index, self.args.games, record, self.sprt);
+        let end = self.args.first_game + self.args.games;
+        let line = progress_line(&t, index, end, record, self.sprt);
         println!("{line}");
         if let Some((e0, e1)) = self.sprt {
             let state = sprt_state(t.tally.llr(e0, e1));

@@ -173,4 +173,40 @@ mod tests {
             0.0
         );
     }
+
+    /// The numbers of tests/data/match_stats.txt, which the cluster driver's Python statistics
+    /// (scripts/clusterlib/stats.py) are checked against too: both programs agree.
+    #[test]
+    fn the_shared_table_of_counts_and_numbers() {
+        let text = include_str!("../../tests/data/match_stats.txt");
+        let close = |got: f64, want: &str| {
+            let want: f64 = want.parse().unwrap();
+            (got - want).abs() <= 1e-9 * want.abs().max(1.0)
+        };
+        let mut lines = 0;
+        for line in text.lines().filter(|l| !l.starts_with('#')) {
+            let (counts, numbers) = line.split_once(" : ").unwrap();
+            let c: Vec<f64> = counts.split(' ').map(|x| x.parse().unwrap()).collect();
+            let n: Vec<&str> = numbers.split(' ').collect();
+            let t = Tally {
+                wins: c[0] as u32,
+                draws: c[1] as u32,
+                losses: c[2] as u32,
+            };
+            match t.elo() {
+                Some((elo, bar)) => assert!(close(elo, n[0]) && close(bar, n[1]), "{line}"),
+                None => assert_eq!(&n[..2], ["-", "-"], "{line}"),
+            }
+            let llr = t.llr(c[3], c[4]);
+            assert!(close(llr, n[2]), "{line}: {llr}");
+            let state = match sprt_state(llr) {
+                SprtState::Continue => "continue",
+                SprtState::AcceptH0 => "H0",
+                SprtState::AcceptH1 => "H1",
+            };
+            assert_eq!(state, n[3], "{line}");
+            lines += 1;
+        }
+        assert!(lines >= 10);
+    }
 }
