@@ -17,6 +17,7 @@ import sys
 from dataclasses import dataclass
 from typing import Dict, List, Optional, Tuple
 
+from .runner import make_job, openings_input
 from .stats import SPRT_WORDS, Pentanomial, Tally, elo_text, sprt_bounds, sprt_state
 
 # The flags the driver reads itself; every other flag goes to `crownhead match` unchanged.
@@ -202,20 +203,14 @@ def jobs(args, extra: List[str], session) -> List[Dict]:
     if len(args.engine) != 2:
         sys.exit(f"error: give exactly two --engine commands (got {len(args.engine)})")
     engines = [e.replace("{crownhead}", session.crownhead) for e in args.engine]
-    inputs = {}
-    openings: List[str] = []
-    if args.openings:
-        with open(args.openings, "rb") as f:
-            inputs["openings.txt"] = f.read()
-        openings = ["--openings", "{dir}/openings.txt"]
+    inputs, openings = openings_input(args.openings)
     out = []
     for pair in range((args.games + 1) // 2):
         games = min(2, args.games - 2 * pair)
         argv = [session.crownhead, "match", "--engine", engines[0], "--engine", engines[1],
                 "--first-game", str(2 * pair), "--games", str(games),
                 "--pdn", "{dir}/pair.pdn", *openings, *extra]
-        out.append({"argv": argv, "cwd": session.cwd, "outputs": ["pair.pdn"],
-                    "inputs": inputs, "timeout": session.timeout})
+        out.append(make_job(session, argv, "pair.pdn", inputs))
     return out
 
 

@@ -24,7 +24,7 @@ import signal
 import subprocess
 import tempfile
 import time
-from typing import Dict, List, Optional
+from typing import Dict, List, Optional, Tuple
 
 PR_SET_PDEATHSIG = 1
 TAIL = 4000  # characters of stderr kept for a failure's message
@@ -33,6 +33,22 @@ TAIL = 4000  # characters of stderr kept for a failure's message
 class JobFailed(Exception):
     """The command failed: what ran, its exit code (negative: killed by that signal) and the
     end of its stderr, in one message (one argument, so that it pickles back to the driver)."""
+
+
+def make_job(session, argv: List[str], output: str, inputs: Dict[str, bytes]) -> Dict:
+    """A job for `run_job`: `argv` run in a scratch folder (`{dir}`) holding `inputs`, in the
+    session's working directory and time limit, handing back the file `output`."""
+    return {"argv": argv, "cwd": session.cwd, "outputs": [output], "inputs": inputs,
+            "timeout": session.timeout}
+
+
+def openings_input(path: Optional[str]) -> Tuple[Dict[str, bytes], List[str]]:
+    """An opening file as a job's input, and the flags that name it in the job's scratch
+    folder; nothing without one (the built-in set)."""
+    if not path:
+        return {}, []
+    with open(path, "rb") as f:
+        return {"openings.txt": f.read()}, ["--openings", "{dir}/openings.txt"]
 
 
 def _failed(what: str, returncode: Optional[int], stderr: str) -> JobFailed:

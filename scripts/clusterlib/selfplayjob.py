@@ -20,6 +20,8 @@ import struct
 import sys
 from typing import Dict, List, Optional, Set
 
+from .runner import make_job, openings_input
+
 HELP = "crownhead selfplay over a Ray cluster, in shards merged into one file"
 HEADER = 16
 RECORD = 16
@@ -121,19 +123,14 @@ class Merger:
 
 
 def jobs(args, extra: List[str], session, plan: List[range]) -> List[Dict]:
-    inputs, openings = {}, []
-    if args.openings:
-        with open(args.openings, "rb") as f:
-            inputs["openings.txt"] = f.read()
-        openings = ["--openings", "{dir}/openings.txt"]
+    inputs, openings = openings_input(args.openings)
     out = []
     for games in plan:
         argv = [session.crownhead, "selfplay", "--variant", args.variant,
                 "--games", str(len(games)), "--first-game", str(games.start),
                 "--seed", str(args.seed), "--threads", "1", "--out", "{dir}/shard.bin",
                 *openings, *extra]
-        out.append({"argv": argv, "cwd": session.cwd, "outputs": ["shard.bin"],
-                    "inputs": inputs, "timeout": session.timeout})
+        out.append(make_job(session, argv, "shard.bin", inputs))
     return out
 
 
