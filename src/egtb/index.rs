@@ -76,13 +76,17 @@ fn unrank(mut r: u64, n: u32, open: u32) -> u32 {
     // all (at most 32 steps for all the pieces, not up to 32 per piece).
     let mut places = 0u32;
     let mut p = open.count_ones();
-    for i in (1..=n).rev() {
+    for i in (2..=n).rev() {
         p -= 1;
         while binom(p, i) > r {
             p -= 1;
         }
         r -= binom(p, i);
         places |= 1 << p;
+    }
+    if n > 0 {
+        // C(p, 1) = p: the last place is what is left of the rank.
+        places |= 1 << r;
     }
     deposit(places, open)
 }
