@@ -251,7 +251,11 @@ impl Session {
             .play(best)
             .map_err(|e| CallError::Search(e.to_string()))?;
         write_board(after.position(), board);
-        status(&status::played(&best, &outcome, start.elapsed(), style));
+        let mut text = status::played(&best, &outcome, start.elapsed(), style);
+        if let Some(end) = after.outcome() {
+            text.push_str(&format!("  game over: {} {}", end.result.pdn(), end.reason));
+        }
+        status(&text);
         let result = verdict(&after, outcome.score);
         self.history().played = Some(after);
         Ok(Played {
