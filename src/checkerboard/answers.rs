@@ -10,7 +10,7 @@ use super::session::Session;
 use crate::game::Game;
 use crate::notation::fen::{parse_fen, to_fen, FenProblem};
 use crate::notation::quote::quote;
-use crate::protocol::options;
+use crate::protocol::options::{self, Frame};
 use crate::protocol::ProtocolError;
 use crate::variant::Variant;
 
@@ -141,14 +141,24 @@ impl Session {
 
     /// `set gamehist <FEN> [moves]`: kept for the next `getmove`, which uses it if it ends in
     /// the position searched. A history that cannot be read is dropped.
+    ///
+    /// CheckerBoard writes FENs and moves with PDN numbers. pydraughts' `CheckerBoardEngine`
+    /// writes a Russian FEN algebraically and its moves with the numbers of its own Russian
+    /// frame (1 = a1, the rows turned over: `Frame::Pydraughts06`); an algebraic FEN marks that
+    /// sender, so then the numbers of the moves are read in that frame.
     fn set_history(&self, text: &str) -> Reply {
         let variant = self.variant();
         let mut words = text.split_whitespace();
         let fen = words.next().unwrap_or("");
+        let frame = if variant == Variant::Russian && fen_is_algebraic(fen) {
+            Frame::Pydraughts06
+        } else {
+            Frame::Consistent
+        };
         let game = Game::from_fen(variant, fen).map_err(|e| e.to_string());
         let game = game.and_then(|mut game| {
             for (i, word) in words.enumerate() {
-                game.play_text(word)
+                game.play_text(&renumbered(word, frame, variant))
                     .map_err(|e| format!("move {} {}: {e}", i + 1, quote(word)))?;
             }
             Ok(game)
@@ -258,6 +268,42 @@ impl Session {
         ));
         page
     }
+}
+
+/// Whether a FEN names its squares algebraically (`W:Wa1,c3:Bb6`).
+fn fen_is_algebraic(fen: &str) -> bool {
+    fen.split(':')
+        .skip(1)
+        .flat_map(|group| group.get(1..).unwrap_or("").split(','))
+        .any(|item| {
+            item.trim_start_matches(['K', 'k'])
+                .starts_with(|c: char| c.is_ascii_lowercase())
+        })
+}
+
+/// A move text with its square numbers read in `frame` and written in docs/RULES.md's
+/// numbering; algebraic squares and separators are kept.
+fn renumbered(word: &str, frame: Frame, variant: Variant) -> String {
+    let mut out = String::with_capacity(word.len());
+    let mut number = String::new();
+    let flush = |number: &mut String, out: &mut String| {
+        match number.parse::<u32>() {
+            Ok(n @ 1..=32) => out.push_str(&frame.map_square(variant, n).to_string()),
+            _ => out.push_str(number),
+        }
+        number.clear();
+    };
+    for c in word.chars() {
+        // A digit after a file letter is an algebraic square's rank, not a number.
+        if c.is_ascii_digit() && !out.ends_with(|p: char| ('a'..='h').contains(&p)) {
+            number.push(c);
+        } else {
+            flush(&mut number, &mut out);
+            out.push(c);
+        }
+    }
+    flush(&mut number, &mut out);
+    out
 }
 
 /// `about`: a few lines for CheckerBoard's message box.
@@ -403,6 +449,27 @@ mod tests {
             "{text}"
         );
         assert!(s.history().sent.is_none());
+    }
+
+    #[test]
+    fn pydraughts_russian_histories_are_read_in_its_frame() {
+        let s = Session::with_variant(Variant::Russian);
+        // pydraughts' numbers for e1-h4 and back (its 3 and 16 are e1 and h4).
+        let (handled, text) = answer(&s, "set gamehist B:Wa1,e3,f4,b2:Bc7,d8,h8,Ke1 3-16 11-14");
+        assert!(handled, "{text}");
+        assert!(text.starts_with("gamehist: 2 moves to B:"), "{text}");
+        // CheckerBoard's numeric FEN keeps its numbers as they are.
+        let (handled, text) = answer(&s, "set gamehist B:W29,23,19,25:B6,2,4,K31 31-20 25-21");
+        assert!(handled, "{text}");
+        assert_eq!(
+            renumbered("c3:e5", Frame::Pydraughts06, Variant::Russian),
+            "c3:e5"
+        );
+        assert_eq!(
+            renumbered("9x18x27", Frame::Pydraughts06, Variant::Russian),
+            "21x14x7"
+        );
+        assert!(fen_is_algebraic("W:Wa1,Kc3:B5") && !fen_is_algebraic("W:W1-3,K5:B9"));
     }
 
     #[test]
