@@ -113,20 +113,14 @@ impl Session {
 
     /// `set gametype`: 21 (English) or 25 (Russian); a change starts afresh.
     fn set_game_type(&self, text: &str) -> Reply {
-        let variant = match text.trim().parse::<u32>() {
-            Ok(21) => Variant::English,
-            Ok(25) => Variant::Russian,
-            Ok(n @ (22 | 24 | 26 | 29)) => {
-                return Reply::refused(format!(
-                    "gametype {n} is not played: Crownhead plays 21 (English) and 25 (Russian)"
-                ))
-            }
-            _ => {
-                return Reply::refused(format!(
-                    "gametype: bad value {} (expected 21 or 25)",
-                    quote(text)
-                ))
-            }
+        let Some(variant) = Variant::from_game_type(text) else {
+            let why = match text.trim().parse::<u32>() {
+                Ok(n @ (22 | 24 | 26 | 29)) => format!("gametype {n} is not played"),
+                _ => format!("gametype: bad value {}", quote(text)),
+            };
+            return Reply::refused(format!(
+                "{why}: Crownhead plays 21 (English) and 25 (Russian)"
+            ));
         };
         let reply = self.set_option("gametype", "Variant", variant.name());
         if reply.handled {

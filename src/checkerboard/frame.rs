@@ -9,7 +9,7 @@
 //! Russian White moves first, in English Black does; the array says nothing about that, the
 //! `color` argument does.
 
-use crate::bitboard::{Bitboard, Color, Square, ROW_1, ROW_8};
+use crate::bitboard::{Bitboard, Color, Square};
 use crate::notation::fen::MAX_PIECES;
 use crate::position::{Piece, Position};
 use std::ffi::c_int;
@@ -158,11 +158,7 @@ pub fn read_board(board: &Board8x8, color: c_int) -> Result<Position, BoardError
                 continue;
             };
             let sq = sq.ok_or(BoardError::LightSquare { x, y, value })?;
-            let crowning_row = match piece.color {
-                Color::White => ROW_8,
-                Color::Black => ROW_1,
-            };
-            if !piece.king && sq.bit() & crowning_row != 0 {
+            if !piece.king && sq.bit() & piece.color.crown_row() != 0 {
                 return Err(BoardError::ManOnCrowningRow {
                     color: piece.color,
                     square: sq.number(),

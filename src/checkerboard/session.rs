@@ -13,13 +13,13 @@ use super::cbmove::CBmove;
 use super::frame::{read_board, write_board, Board8x8, BoardError};
 use super::timing::{self, TimeError, CB_RESET_MOVES};
 use super::{status, CB_DRAW, CB_LOSS, CB_UNKNOWN, CB_WIN};
-use crate::bitboard::Square;
-use crate::game::{Game, GameResult};
+use crate::bitboard::{Color, Square};
+use crate::game::{Game, GameResult, Outcome};
 use crate::notation::move_text::default_style;
 use crate::protocol::engine::{Report, Reporter};
 use crate::protocol::options::{self, Value};
 use crate::protocol::Engine;
-use crate::search::{Score, SearchOutcome};
+use crate::search::{Limits, Score, SearchOutcome};
 use crate::variant::Variant;
 use crate::Position;
 use std::ffi::c_int;
@@ -197,8 +197,7 @@ impl Session {
         let _running = Running(&self.thinking);
         let variant = self.variant();
         let position = read_board(board, color)?;
-        let game = self.game_for(position, variant, info & CB_RESET_MOVES != 0);
-        let legal = game.legal_moves();
+        let legal = variant.legal_moves(&position);
         if legal.is_empty() {
             status("Crownhead: no legal move; the side to move has lost");
             return Ok(Played {
@@ -207,7 +206,45 @@ impl Session {
             });
         }
         let limits = timing::limits(maxtime, info, moreinfo, legal.len() == 1)?;
+        let game = self.game_for(position, variant, info & CB_RESET_MOVES != 0);
         let style = default_style(variant);
+        let start = Instant::now();
+        let outcome = self.think(&game, limits, playnow, status)?;
+        // The move as the full generator gives it, with its landing squares.
+        let best = outcome
+            .best
+            .and_then(|b| legal.iter().copied().find(|m| m.same_effect(&b)))
+            .unwrap_or(legal[0]);
+        let mut after = game;
+        after
+            .play(best)
+            .map_err(|e| CallError::Search(e.to_string()))?;
+        write_board(after.position(), board);
+        let end = after.outcome();
+        let mut text = status::played(&best, &outcome, start.elapsed(), style);
+        if let Some(end) = end {
+            text.push_str(&format!("  game over: {} {}", end.result.pdn(), end.reason));
+        }
+        status(&text);
+        let result = verdict(end, position.side(), outcome.score);
+        self.history().played = Some(after);
+        Ok(Played {
+            result,
+            mv: Some(CBmove::new(&position, &best)),
+        })
+    }
+
+    /// Searches `game` on the engine's search thread within `limits`, passing its progress to
+    /// `status` and stopping it when `playnow` says so; returns what it found once its thread
+    /// has ended.
+    fn think(
+        &self,
+        game: &Game,
+        limits: Limits,
+        playnow: &dyn Fn() -> bool,
+        status: &mut dyn FnMut(&str),
+    ) -> Result<SearchOutcome, CallError> {
+        let style = default_style(game.variant());
         let (tx, rx) = mpsc::channel();
         let reporter: Reporter = Box::new(move |report| {
             let _ = tx.send(match report {
@@ -215,7 +252,6 @@ impl Session {
                 Report::Done(outcome) => Event::Done(outcome.clone()),
             });
         });
-        let start = Instant::now();
         {
             let mut engine = self.engine();
             engine.game = game.clone();
@@ -231,37 +267,15 @@ impl Session {
             }
             match rx.recv_timeout(POLL) {
                 Ok(Event::Progress(text)) => status(&text),
-                Ok(Event::Done(outcome)) => break outcome,
+                Ok(Event::Done(outcome)) => break Ok(outcome),
                 Err(RecvTimeoutError::Timeout) => {}
                 Err(RecvTimeoutError::Disconnected) => {
-                    self.engine().wait();
-                    return Err(CallError::Search("no move came back".into()));
+                    break Err(CallError::Search("no move came back".into()))
                 }
             }
         };
         self.engine().wait();
-        // The move as the full generator gives it, with its landing squares.
-        let best = outcome
-            .best
-            .and_then(|b| legal.iter().copied().find(|m| m.same_effect(&b)))
-            .unwrap_or(legal[0]);
-        let before = *game.position();
-        let mut after = game;
-        after
-            .play(best)
-            .map_err(|e| CallError::Search(e.to_string()))?;
-        write_board(after.position(), board);
-        let mut text = status::played(&best, &outcome, start.elapsed(), style);
-        if let Some(end) = after.outcome() {
-            text.push_str(&format!("  game over: {} {}", end.result.pdn(), end.reason));
-        }
-        status(&text);
-        let result = verdict(&after, outcome.score);
-        self.history().played = Some(after);
-        Ok(Played {
-            result,
-            mv: Some(CBmove::new(&before, &best)),
-        })
+        outcome
     }
 
     /// The game to search from `position`: the one `set gamehist` sent if it ends there, else
@@ -314,12 +328,11 @@ impl Session {
     }
 }
 
-/// `getmove`'s return value after the move: the game's result if the move ended it (the
-/// opponent cannot move, or a draw rule such as a threefold repetition), else a win or loss the
-/// search has proved, else unknown.
-fn verdict(after: &Game, score: Score) -> c_int {
-    let mover = after.position().side().opponent();
-    match after.outcome().map(|o| o.result) {
+/// `getmove`'s return value for `mover` after its move: the game's result if the move ended it
+/// (the opponent cannot move, or a draw rule such as a threefold repetition), else a win or loss
+/// the search has proved, else unknown.
+fn verdict(end: Option<Outcome>, mover: Color, score: Score) -> c_int {
+    match end.map(|o| o.result) {
         Some(GameResult::Draw) => CB_DRAW,
         Some(r) if r == GameResult::win_for(mover) => CB_WIN,
         Some(_) => CB_LOSS,
