@@ -151,6 +151,7 @@ def openings(variant: str) -> List[str]:
 class Stats:
     def __init__(self) -> None:
         self.ratios: List[float] = []
+        self.cpu_shares: List[float] = []
         self.overruns = 0
         self.draw_claims = 0
         self.draw_claims_confirmed = 0
@@ -177,13 +178,17 @@ def play_game(lib: host.Library, uci: UciEngine, variant: str, opening: str, lib
             handled, reply = lib.command(" ".join(["set gamehist", irreversible_fen]
                                                   + since_irreversible))
             assert handled == 1, f"set gamehist refused: {reply}"
+            cpu = time.process_time()
             played = lib.getmove(host.to_board(pieces), host.colour_code(side), maxtime)
+            share = (time.process_time() - cpu) / played.elapsed
             move, problem = host.judge(gen, side, pieces, played)
             assert move, f"library, ply {len(moves) + 1}: {problem} ({played.status})"
             stats.ratios.append(played.elapsed / maxtime)
+            stats.cpu_shares.append(share)
             if played.elapsed > maxtime + overrun:
                 stats.overruns += 1
-                raise AssertionError(f"library took {played.elapsed:.3f} s of maxtime {maxtime}")
+                raise AssertionError(f"library took {played.elapsed:.3f} s of maxtime {maxtime}, "
+                                     f"with a core {100 * share:.0f}% of that time")
             if played.result in (host.CB_WIN, host.CB_LOSS) and claim is None:
                 claim = played.result
             if played.result == host.CB_DRAW:
@@ -257,7 +262,9 @@ def run(args: argparse.Namespace) -> int:
         line = (f"{variant}: library {score['win']} wins, {score['draw']} draws, "
                 f"{score['loss']} losses in {args.games} games; {len(ratios)} library moves at "
                 f"maxtime {args.maxtime} s: mean {statistics.mean(ratios):.3f} of maxtime, max "
-                f"{max(ratios):.3f}, {stats.overruns} over by more than {1000 * args.overrun:.0f} ms; "
+                f"{max(ratios):.3f}, {stats.overruns} over by more than {1000 * args.overrun:.0f} ms "
+                f"(the process had a core {100 * statistics.mean(stats.cpu_shares or [0]):.0f}% "
+                "of the time); "
                 f"draw verdicts {stats.draw_claims} ({stats.draw_claims_confirmed} ending the game "
                 "in pydraughts' rules too)")
         summary.append(line)

@@ -8,6 +8,8 @@ judged by pydraughts 0.6.7 (an independent implementation of both variants' rule
 square mapping of ``pydraughts_bridge.py``.  In both variants (English gametype 21, Russian 25):
 
 * ``name``, ``get protocolversion``, ``set``/``get gametype``;
+* the board frame: the conversion here, written from the header, equals pydraughts' own
+  (``get_board``) on random positions;
 * moves: on random-game positions ``getmove`` plays a move legal in pydraughts' rules, the board
   it writes back is the position after that move, and its ``CBmove`` (from, to, landing squares,
   captured squares and pieces in order, old and new piece) describes the same move; ``islegal``
@@ -269,6 +271,29 @@ def check_identity(lib: Library, r: Report) -> None:
         set_variant(lib, variant)
         r.check(lib.command("get gametype") == (1, str(number)), f"{variant}: get gametype",
                 str(number))
+
+
+def check_frame(variant: str, positions: int, rng: random.Random, r: Report) -> None:
+    """This script's board conversion (from cb_interface.h) against pydraughts' own one for
+    CheckerBoard engines (`get_board`), and the colour code its CheckerBoardEngine sends."""
+    import draughts
+    from draughts.engines.checkerboard_extra.get_checker_board import get_board
+    differ = []
+    for _ in range(positions):
+        board = draughts.Board(variant=variant)
+        for _ in range(rng.randrange(0, 120)):
+            moves = board.legal_moves()
+            if not moves or board.is_over():
+                break
+            board.push(rng.choice(moves))
+        side, pieces = pb.parse_fen(canonical_fen(board.fen))
+        theirs = get_board(board)
+        ours = to_board(pieces)
+        colour = CB_WHITE if board.turn == draughts.WHITE else CB_BLACK
+        if [list(c) for c in theirs] != [list(c) for c in ours] or colour != colour_code(side):
+            differ.append(board.fen)
+    r.check(not differ, f"{variant}: the board frame equals pydraughts' get_board on "
+            f"{positions} positions", "; ".join(differ[:2]))
 
 
 def check_moves(lib: Library, variant: str, positions: int, rng: random.Random, r: Report) -> None:
@@ -616,6 +641,7 @@ def main() -> int:
     print(f"== {args.library}", flush=True)
     check_identity(lib, r)
     for variant in ("english", "russian"):
+        check_frame(variant, 20 if args.short else 100, rng, r)
         check_moves(lib, variant, 40 if args.short else 150, rng, r)
         check_playnow(lib, variant, 2 if args.short else 5, r)
         check_time(lib, variant, 0.25 if args.short else 1.0, 4 if args.short else 10, rng, r)
