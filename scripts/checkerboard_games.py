@@ -149,12 +149,35 @@ def openings(variant: str) -> List[str]:
 
 
 class Stats:
+    """What the library's moves of one variant's games show."""
+
     def __init__(self) -> None:
-        self.ratios: List[float] = []
-        self.cpu_shares: List[float] = []
-        self.overruns = 0
-        self.draw_claims = 0
-        self.draw_claims_confirmed = 0
+        # One (time / maxtime, share of a core, kind) per move; kind is "search", "forced" (one
+        # legal move: a tenth of maxtime) or "out" (searched out, answered before the time).
+        self.moves: List[Tuple[float, float, str]] = []
+        # The rule of the first draw verdict of each game that had one, and whether pydraughts'
+        # rules ended the game there too.
+        self.draws: List[Tuple[str, bool]] = []
+
+    def summary(self, maxtime: float, overrun: float) -> List[str]:
+        def figures(rows: List[Tuple[float, float, str]]) -> str:
+            ratios = [r for r, _, _ in rows] or [0.0]
+            over = sum(r * maxtime > maxtime + overrun for r in ratios)
+            return (f"{len(rows)}: mean {statistics.mean(ratios):.3f}, max {max(ratios):.3f} of "
+                    f"maxtime, {over} over it by more than {1000 * overrun:.0f} ms")
+        searched = [m for m in self.moves if m[2] == "search"]
+        full = [m for m in searched if m[1] >= 0.9]
+        shares = [c for _, c, _ in self.moves] or [0.0]
+        confirmed = sum(ok for _, ok in self.draws)
+        rules = sorted({rule for rule, _ in self.draws})
+        return [
+            f"  time, maxtime {maxtime} s: moves that searched {figures(searched)}",
+            f"    of those with a full core (at least 90% of the time) {figures(full)}",
+            f"    all moves (forced ones take a tenth, searched-out ones less) {figures(self.moves)}"
+            f"; the process had a core {100 * statistics.mean(shares):.0f}% of the time",
+            f"  draw verdicts (CB_DRAW) in {len(self.draws)} games, {confirmed} where pydraughts' "
+            f"rules end the game too; rules: {', '.join(rules) or 'none'}",
+        ]
 
 
 def play_game(lib: host.Library, uci: UciEngine, variant: str, opening: str, library_side: str,
@@ -167,6 +190,7 @@ def play_game(lib: host.Library, uci: UciEngine, variant: str, opening: str, lib
     since_irreversible: List[str] = []
     irreversible_fen = opening
     claim = None
+    draw_verdict = False
     uci.new_game()
     while not game.is_over():
         if len(moves) >= PLY_CAP:
@@ -183,16 +207,14 @@ def play_game(lib: host.Library, uci: UciEngine, variant: str, opening: str, lib
             share = (time.process_time() - cpu) / played.elapsed
             move, problem = host.judge(gen, side, pieces, played)
             assert move, f"library, ply {len(moves) + 1}: {problem} ({played.status})"
-            stats.ratios.append(played.elapsed / maxtime)
-            stats.cpu_shares.append(share)
+            kind = ("forced" if len(legal) == 1 else
+                    "out" if " depth 100 " in played.status else "search")
+            stats.moves.append((played.elapsed / maxtime, share, kind))
             if played.elapsed > maxtime + overrun:
-                stats.overruns += 1
                 raise AssertionError(f"library took {played.elapsed:.3f} s of maxtime {maxtime}, "
                                      f"with a core {100 * share:.0f}% of that time")
             if played.result in (host.CB_WIN, host.CB_LOSS) and claim is None:
                 claim = played.result
-            if played.result == host.CB_DRAW:
-                stats.draw_claims += 1
         else:
             text = uci.bestmove(opening, moves, maxtime)
             found = [m for m in legal if m.path == path_of(text)]
@@ -206,10 +228,11 @@ def play_game(lib: host.Library, uci: UciEngine, variant: str, opening: str, lib
             since_irreversible = []
         else:
             since_irreversible.append(move.notation)
-        if side == library_side and played.result == host.CB_DRAW:
-            if game.is_over():
-                stats.draw_claims_confirmed += 1
-            elif stats.draw_claims - stats.draw_claims_confirmed <= 3:
+        if side == library_side and played.result == host.CB_DRAW and not draw_verdict:
+            draw_verdict = True
+            rule = played.status.split(" 1/2-1/2 ")[-1]
+            stats.draws.append((rule, game.is_over()))
+            if not game.is_over():
                 print(f"     note: a draw verdict that pydraughts' rules do not share, ply "
                       f"{len(moves)} ({gen.fen(game.get_fen())}): {played.status}", flush=True)
     winner = game.get_winner()
@@ -258,16 +281,9 @@ def run(args: argparse.Namespace) -> int:
                   f"{' (moves first)' if library_side == first else ''}: {result}, {how}",
                   flush=True)
         uci.quit()
-        ratios = stats.ratios or [0.0]
-        line = (f"{variant}: library {score['win']} wins, {score['draw']} draws, "
-                f"{score['loss']} losses in {args.games} games; {len(ratios)} library moves at "
-                f"maxtime {args.maxtime} s: mean {statistics.mean(ratios):.3f} of maxtime, max "
-                f"{max(ratios):.3f}, {stats.overruns} over by more than {1000 * args.overrun:.0f} ms "
-                f"(the process had a core {100 * statistics.mean(stats.cpu_shares or [0]):.0f}% "
-                "of the time); "
-                f"draw verdicts {stats.draw_claims} ({stats.draw_claims_confirmed} ending the game "
-                "in pydraughts' rules too)")
-        summary.append(line)
+        summary.append(f"{variant}: library {score['win']} wins, {score['draw']} draws, "
+                       f"{score['loss']} losses in {args.games} games")
+        summary += stats.summary(args.maxtime, args.overrun)
     print("\n".join(summary))
     print("ALL PASSED" if not failures else f"{failures} GAMES FAILED", flush=True)
     return 1 if failures else 0
