@@ -3,6 +3,9 @@
 #![deny(missing_docs)]
 
 pub mod bitboard;
+// The CheckerBoard engine API that the cdylib exports: only with the `checkerboard` feature.
+#[cfg(feature = "checkerboard")]
+pub mod checkerboard;
 pub mod egtb;
 pub mod eval;
 pub mod game;

@@ -2,11 +2,12 @@
 //! (`uci`, `isready`, `setoption`, `position ... moves ...`, `go ...`, `bestmove`) or by Hub
 //! (`hub`, `set-param`, `init`, `pos`, `level`, `go think`, `done`).
 //!
-//! The command is run by `sh -c CMD`, so it may carry arguments, quotes and redirections. The
-//! process gets its own process group, and stopping it kills the whole group, so a shell wrapper
-//! cannot leave the real engine running. A reader thread turns stdout into a channel of lines;
-//! every wait has a deadline, so a hung engine is a time forfeit and never hangs the match. The
-//! engine's stderr is discarded, since engines log there freely.
+//! The command is run by `sh -c CMD` (`cmd /C CMD` on Windows), so it may carry arguments,
+//! quotes and redirections. On Unix the process gets its own process group, and stopping it
+//! kills the whole group, so a shell wrapper cannot leave the real engine running. A reader
+//! thread turns stdout into a channel of lines; every wait has a deadline, so a hung engine is
+//! a time forfeit and never hangs the match. The engine's stderr is discarded, since engines log
+//! there freely.
 
 use crate::bitboard::Color;
 use crate::game::Game;
@@ -16,7 +17,6 @@ use crate::notation::hub;
 use crate::notation::move_text::{default_style, full_text};
 use crate::variant::Variant;
 use std::io::{BufRead, BufReader, Write};
-use std::os::unix::process::CommandExt;
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::time::{Duration, Instant};
@@ -125,13 +125,10 @@ impl EngineClient {
         variant: Variant,
         timeout: Duration,
     ) -> Result<EngineClient, Failure> {
-        let mut child = Command::new("sh")
-            .arg("-c")
-            .arg(command)
+        let mut child = shell(command)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::null())
-            .process_group(0)
             .spawn()
             .map_err(|e| {
                 Failure::Crash(format!(
@@ -408,13 +405,17 @@ impl EngineClient {
         self.kill();
     }
 
-    /// Kills the engine's whole process group (the shell and the engine it started).
+    /// Kills the engine's whole process group on Unix (the shell and the engine it started),
+    /// the process itself elsewhere.
     pub fn kill(&mut self) {
-        let group = format!("-{}", self.child.id());
-        let _ = Command::new("kill")
-            .args(["-KILL", "--", &group])
-            .stderr(Stdio::null())
-            .status();
+        #[cfg(unix)]
+        {
+            let group = format!("-{}", self.child.id());
+            let _ = Command::new("kill")
+                .args(["-KILL", "--", &group])
+                .stderr(Stdio::null())
+                .status();
+        }
         let _ = self.child.kill();
         let _ = self.child.wait();
     }
@@ -425,6 +426,24 @@ impl Drop for EngineClient {
         if let Ok(None) = self.child.try_wait() {
             self.kill();
         }
+    }
+}
+
+/// The shell that runs an engine command: `sh -c` in a process group of its own on Unix, so that
+/// `kill` reaches an engine behind a wrapper shell; `cmd /C` elsewhere (Windows, untested).
+fn shell(command: &str) -> Command {
+    #[cfg(unix)]
+    {
+        use std::os::unix::process::CommandExt;
+        let mut c = Command::new("sh");
+        c.arg("-c").arg(command).process_group(0);
+        c
+    }
+    #[cfg(not(unix))]
+    {
+        let mut c = Command::new("cmd");
+        c.arg("/C").arg(command);
+        c
     }
 }
 
