@@ -106,6 +106,22 @@ pub struct Probe {
     pub distance: u16,
 }
 
+impl Probe {
+    /// What a move to a position of this value is worth to the side that plays it: the value
+    /// turned round, one ply further from the end (a draw stays at 0). A best move is one whose
+    /// child gives back exactly its position's own probe.
+    pub fn before(self) -> Probe {
+        Probe {
+            value: self.value.flip(),
+            distance: if self.value == Value::Draw {
+                0
+            } else {
+                self.distance + 1
+            },
+        }
+    }
+}
+
 /// The default database directory: `$XDG_DATA_HOME/crownhead/egtb`, else
 /// `$HOME/.local/share/crownhead/egtb`.
 pub fn default_dir() -> Result<PathBuf, EgtbError> {
@@ -236,16 +252,7 @@ impl Tablebase {
         let probe = self.probe(pos)?;
         let mut best = Vec::new();
         for mv in self.variant.legal_moves(pos) {
-            let child = self.probe(&pos.play(&mv))?;
-            let ours = Probe {
-                value: child.value.flip(),
-                distance: if child.value == Value::Draw {
-                    0
-                } else {
-                    child.distance + 1
-                },
-            };
-            if ours == probe {
+            if self.probe(&pos.play(&mv))?.before() == probe {
                 best.push(mv);
             }
         }

@@ -144,28 +144,22 @@ impl Shared {
 
     /// Database hits of the helper threads as last published.
     pub(crate) fn helper_tbhits(&self) -> u64 {
-        self.tbhits[1..]
-            .iter()
-            .map(|n| n.load(Ordering::Relaxed))
-            .sum()
+        sum(&self.tbhits[1..])
     }
 
     /// Database hits of all threads as last published.
     pub(crate) fn total_tbhits(&self) -> u64 {
-        self.tbhits.iter().map(|n| n.load(Ordering::Relaxed)).sum()
+        sum(&self.tbhits)
     }
 
     /// Nodes of the helper threads as last published.
     pub(crate) fn helper_nodes(&self) -> u64 {
-        self.nodes[1..]
-            .iter()
-            .map(|n| n.load(Ordering::Relaxed))
-            .sum()
+        sum(&self.nodes[1..])
     }
 
     /// Nodes of all threads as last published.
     pub(crate) fn total_nodes(&self) -> u64 {
-        self.nodes.iter().map(|n| n.load(Ordering::Relaxed)).sum()
+        sum(&self.nodes)
     }
 
     /// Thread `thread` completed an iteration of `depth` with `lines`: kept if no thread has
@@ -338,4 +332,9 @@ impl Breadcrumbs {
             );
         }
     }
+}
+
+/// The sum of per-thread counters as last published.
+fn sum(counters: &[AtomicU64]) -> u64 {
+    counters.iter().map(|n| n.load(Ordering::Relaxed)).sum()
 }

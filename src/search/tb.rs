@@ -109,22 +109,16 @@ pub(crate) fn database_line<R: Rules>(prober: &mut Prober, pos: &Position) -> Ve
     };
     while line.len() < limit {
         generate::<R>(&pos, &mut moves, Counting::Unique);
-        let mut best: Option<(Move, Probe)> = None;
+        let mut best = None;
         for mv in &moves {
             let Some(child) = prober.probe_now(&pos.play(mv)) else {
                 return line;
             };
-            // The child's value is the opponent's; the win nearest and the loss furthest.
-            let better = match best {
-                None => true,
-                Some((_, b)) => match probe.value {
-                    Value::Win => child.distance < b.distance,
-                    Value::Loss => child.distance > b.distance,
-                    Value::Draw => false,
-                },
-            };
-            if child.value == probe.value.flip() && better {
+            // The first move that keeps the value at one ply less: the shortest win, the
+            // longest loss, a drawing move (`Tablebase::best_moves`' rule).
+            if child.before() == probe {
                 best = Some((*mv, child));
+                break;
             }
         }
         let Some((mv, child)) = best else {
