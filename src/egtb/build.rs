@@ -17,8 +17,9 @@
 //! the count reaches zero exactly once), so the tables are the same for any number of threads.
 //!
 //! Memory while a pair is solved: 6 bytes a position of the pair (value, count, distance, floor),
-//! plus the lists of the current levels, plus every slice with fewer pieces in memory (2 bits
-//! and one or two bytes a position).
+//! plus the lists of pending positions (8 bytes an entry, each position at most twice), plus
+//! the slices that the pair or pairs still to come depend on (2 bits and one or two bytes a
+//! position); slices no later pair needs are dropped from memory once written.
 
 use super::file::{self, Table};
 use super::material::{self, Material};
@@ -109,6 +110,8 @@ pub fn build(
             for &m in pair {
                 base.table(m)?; // checked now, so a bad file is found before hours of work
             }
+            let later = later_needs(&order[i + 1..]);
+            base.retain(|m| later.contains(&m));
             report.skipped += pair.len();
             done += n;
             continue;
@@ -117,10 +120,17 @@ pub fn build(
         let lookup = base.lookup(&needed)?;
         let t0 = Instant::now();
         let tables = crate::with_rules!(opts.variant, R => solve::<R>(pair, &lookup));
+        drop(lookup);
+        // Keep in memory only the slices that pairs still to come depend on: the rest would
+        // add up to the whole database (3 GB at 6 pieces).
+        let later = later_needs(&order[i + 1..]);
         for table in tables {
             file::write(&opts.dir, opts.variant, &table)?;
-            base.insert(table);
+            if later.contains(&table.material()) {
+                base.insert(table);
+            }
         }
+        base.retain(|m| later.contains(&m));
         done += n;
         solved += n;
         report.built += pair.len();
@@ -186,6 +196,14 @@ pub fn needed_by(m: Material) -> Vec<Material> {
     out
 }
 
+/// The slices that the pairs of `rest` depend on.
+fn later_needs(rest: &[Vec<Material>]) -> Vec<Material> {
+    let mut out: Vec<Material> = rest.iter().flat_map(|p| dependencies(p)).collect();
+    out.sort();
+    out.dedup();
+    out
+}
+
 /// The slices that the moves out of `pair` can lead to (as stored, White to move): its
 /// `successors`. (Stage 1 loaded every slice with fewer pieces; the exact list needs less
 /// memory and lets `BuildOptions::only` build a slice without the rest.)
@@ -198,8 +216,28 @@ fn dependencies(pair: &[Material]) -> Vec<Material> {
 
 /// The distance of a position settled by the lists, and the floor meaning "never lost".
 const NEVER: u16 = u16::MAX;
+/// A list entry is `number << 2 | code`: a win or a loss to settle at the list's level, or a
+/// win already settled when it was found (`CLAIMED`, see `back_from`).
 const WIN: u64 = Value::Win.code() as u64;
 const LOSS: u64 = Value::Loss.code() as u64;
+const CLAIMED: u64 = 3;
+/// An entry of a level's list that turned out settled before: nothing to do.
+const SKIP: u64 = u64::MAX;
+
+/// A chunk of a level's list this short is appended to the one before rather than kept.
+const SMALL: usize = 1 << 14;
+
+/// Entries by level, as one worker made them.
+type Levels = Vec<Vec<u64>>;
+
+/// Appends `entry` to the list of `level`.
+fn file_at(levels: &mut Levels, level: u16, entry: u64) {
+    let level = level as usize;
+    if levels.len() <= level {
+        levels.resize_with(level + 1, Vec::new);
+    }
+    levels[level].push(entry);
+}
 
 /// The positions of a pair, numbered one slice after the other.
 struct Pair {
@@ -255,6 +293,10 @@ struct Solver<'a> {
 
 /// Solves the pair `materials` (one material and its mirror, or one self-mirrored material)
 /// and returns its tables.
+///
+/// The lists of pending entries are kept as the workers made them, a list of chunks per level,
+/// and marked in place when settled: no entry is ever copied, and each position enters the
+/// lists at most twice (once from the first pass, once when settled by the walk back).
 fn solve<R: Rules>(materials: &[Material], lookup: &Lookup) -> Vec<Table> {
     let pair = Pair::new(materials);
     let n = pair.size as usize;
@@ -266,63 +308,81 @@ fn solve<R: Rules>(materials: &[Material], lookup: &Lookup) -> Vec<Table> {
         count: (0..n).map(|_| AtomicU8::new(0)).collect(),
         floor: vec![0; n],
     };
-    let mut lists: Vec<Vec<u64>> = Vec::new();
-    let seeds = s.first_pass::<R>();
-    push_all(&mut lists, seeds);
-    let mut level = 0;
-    while level < lists.len() {
-        let candidates = std::mem::take(&mut lists[level]);
-        let settled: Vec<u64> = candidates
-            .into_par_iter()
-            .filter(|&e| {
-                let ok = s.value[(e >> 2) as usize]
-                    .compare_exchange(0, (e & 3) as u8, Relaxed, Relaxed)
-                    .is_ok();
-                if ok {
-                    s.dist[(e >> 2) as usize].store(level as u16, Relaxed);
+    let mut pending: Vec<Vec<Vec<u64>>> = Vec::new();
+    let add = |pending: &mut Vec<Vec<Vec<u64>>>, made: Vec<Levels>| {
+        for levels in made {
+            for (level, chunk) in levels.into_iter().enumerate() {
+                if chunk.is_empty() {
+                    continue;
                 }
-                ok
-            })
-            .collect();
-        let next = settled
+                if pending.len() <= level {
+                    pending.resize_with(level + 1, Vec::new);
+                }
+                // Small chunks are gathered, or their number would grow from level to level
+                // (each is walked back by at least one worker, which makes at least one more).
+                match pending[level].last_mut() {
+                    Some(last) if last.len() < SMALL && chunk.len() < SMALL => {
+                        last.extend_from_slice(&chunk)
+                    }
+                    _ => pending[level].push(chunk),
+                }
+            }
+        }
+    };
+    let seeds = s.first_pass::<R>();
+    add(&mut pending, seeds);
+    let mut level = 0;
+    while level < pending.len() {
+        let mut chunks = std::mem::take(&mut pending[level]);
+        // Settle every entry of the level before walking back from any: a walk back claims
+        // positions at the next level, which must not take one that this level still settles.
+        chunks
+            .par_iter_mut()
+            .flat_map(|c| c.par_iter_mut())
+            .for_each(|e| {
+                let i = (*e >> 2) as usize;
+                let code = *e & 3;
+                if code == CLAIMED {
+                    return;
+                }
+                if s.value[i]
+                    .compare_exchange(0, code as u8, Relaxed, Relaxed)
+                    .is_ok()
+                {
+                    s.dist[i].store(level as u16, Relaxed);
+                } else {
+                    *e = SKIP;
+                }
+            });
+        let next: Vec<Levels> = chunks
             .par_iter()
-            .fold(Vec::new, |mut out, &e| {
+            .flat_map(|c| c.par_iter())
+            .filter(|&&e| e != SKIP)
+            .fold(Levels::new, |mut out, &e| {
                 s.back_from::<R>(e, level as u16, &mut out);
                 out
             })
-            .collect::<Vec<_>>();
-        for batch in next {
-            push_all(&mut lists, batch);
-        }
+            .collect();
+        drop(chunks);
+        add(&mut pending, next);
         level += 1;
     }
     s.tables()
 }
 
-/// Files `(level, entry)` pairs into the list of their level.
-fn push_all(lists: &mut Vec<Vec<u64>>, batch: Vec<(u16, u64)>) {
-    for (level, entry) in batch {
-        let level = level as usize;
-        if lists.len() <= level {
-            lists.resize_with(level + 1, Vec::new);
-        }
-        lists[level].push(entry);
-    }
-}
-
 impl Solver<'_> {
-    /// Counts every position's moves within the pair and looks up the others; returns the
-    /// positions to settle at a known level (`number << 2 | value`).
-    fn first_pass<R: Rules>(&mut self) -> Vec<(u16, u64)> {
+    /// Counts every position's moves within the pair and looks up the others; returns, by
+    /// level, the positions to settle at a known level (`number << 2 | value`).
+    fn first_pass<R: Rules>(&mut self) -> Vec<Levels> {
         let (pair, lookup, count) = (&self.pair, self.lookup, &self.count);
         self.floor
             .par_iter_mut()
             .enumerate()
-            .map_init(
-                || Vec::with_capacity(64),
-                |moves: &mut Vec<Move>, (i, floor)| {
+            .fold(
+                || (Vec::with_capacity(64), Levels::new()),
+                |(mut moves, mut levels): (Vec<Move>, Levels), (i, floor)| {
                     let pos = pair.position(i as u64);
-                    crate::movegen::legal_moves::<R>(&pos, moves);
+                    crate::movegen::legal_moves::<R>(&pos, &mut moves);
                     let (mut inside, mut win, mut longest, mut held) = (0u8, NEVER, 0u16, false);
                     for mv in moves.iter() {
                         let child = pos.play(mv).mirrored();
@@ -340,22 +400,27 @@ impl Solver<'_> {
                     *floor = if win != NEVER || held { NEVER } else { longest };
                     let i = i as u64;
                     if win != NEVER {
-                        Some((win, i << 2 | WIN))
+                        file_at(&mut levels, win, i << 2 | WIN);
                     } else if inside == 0 && !held {
                         // Every move leaves the pair and loses (or there is none: lost at 0).
-                        Some((longest, i << 2 | LOSS))
-                    } else {
-                        None
+                        file_at(&mut levels, longest, i << 2 | LOSS);
                     }
+                    (moves, levels)
                 },
             )
-            .flatten()
+            .map(|(_, levels)| levels)
             .collect()
     }
 
-    /// For the position `e` (`number << 2 | value`) settled at `level`, the predecessors that
-    /// it settles or may settle, appended to `out` with their levels.
-    fn back_from<R: Rules>(&self, e: u64, level: u16, out: &mut Vec<(u16, u64)>) {
+    /// For the position `e` (`number << 2 | code`) settled at `level`, the predecessors that
+    /// it settles or may settle, filed in `out` by level.
+    ///
+    /// A predecessor of a lost position is won at `level + 1`, and since levels are settled
+    /// in order, no shorter win can come: it is claimed here at once (compare-and-swap, so
+    /// once whoever finds it) and filed as `CLAIMED`, only to be walked back from in turn.
+    /// Claiming at once rather than filing a candidate per lost child keeps each position in
+    /// the lists once: the candidates were what made a 6-piece build need 10 GB.
+    fn back_from<R: Rules>(&self, e: u64, level: u16, out: &mut Levels) {
         let child = self.pair.position(e >> 2);
         let lost = e & 3 == LOSS;
         predecessors::<R>(&child, |p| {
@@ -365,15 +430,18 @@ impl Solver<'_> {
             };
             let ju = j as usize;
             if lost {
-                // A move to a lost position wins; the first level to say so is the shortest.
-                if self.value[ju].load(Relaxed) == 0 {
-                    out.push((level + 1, j << 2 | WIN));
+                if self.value[ju]
+                    .compare_exchange(0, WIN as u8, Relaxed, Relaxed)
+                    .is_ok()
+                {
+                    self.dist[ju].store(level + 1, Relaxed);
+                    file_at(out, level + 1, j << 2 | CLAIMED);
                 }
             } else {
                 let before = self.count[ju].fetch_sub(1, Relaxed);
                 debug_assert!(before > 0, "more un-moves than moves");
                 if before == 1 && self.floor[ju] != NEVER {
-                    out.push(((level + 1).max(self.floor[ju]), j << 2 | LOSS));
+                    file_at(out, (level + 1).max(self.floor[ju]), j << 2 | LOSS);
                 }
             }
         });
@@ -381,17 +449,26 @@ impl Solver<'_> {
 
     /// The values and distances, one table per slice.
     fn tables(self) -> Vec<Table> {
-        self.pair
-            .slices
+        let Solver {
+            pair,
+            value,
+            dist,
+            count,
+            floor,
+            ..
+        } = self;
+        drop((count, floor));
+        pair.slices
             .iter()
             .map(|(m, ix, base)| {
-                let range = *base as usize..(*base + ix.size()) as usize;
-                let values: Vec<Value> = self.value[range.clone()]
-                    .iter()
-                    .map(|v| Value::from_code(v.load(Relaxed)))
-                    .collect();
-                let dists: Vec<u16> = self.dist[range].iter().map(|d| d.load(Relaxed)).collect();
-                Table::new(*m, &values, &dists)
+                let base = *base as usize;
+                Table::from_fn(*m, ix.size() as usize, |i| {
+                    let at = base + i;
+                    (
+                        Value::from_code(value[at].load(Relaxed)),
+                        dist[at].load(Relaxed),
+                    )
+                })
             })
             .collect()
     }

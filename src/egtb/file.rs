@@ -56,25 +56,34 @@ impl Table {
     /// A table from one value and one distance per index.
     pub fn new(material: Material, values: &[Value], dists: &[u16]) -> Table {
         debug_assert_eq!(values.len(), dists.len());
-        let longest = dists.iter().copied().max().unwrap_or(0) as u64;
+        Table::from_fn(material, values.len(), |i| (values[i], dists[i]))
+    }
+
+    /// A table of `size` positions whose index `i` has the value and distance `at(i)`. The
+    /// builder makes its tables straight from its work arrays this way, so that no unpacked
+    /// copy of a large slice is ever held.
+    pub fn from_fn(material: Material, size: usize, at: impl Fn(usize) -> (Value, u16)) -> Table {
+        let longest = (0..size).map(|i| at(i).1).max().unwrap_or(0) as u64;
         let width = if longest <= u8::MAX as u64 { 1 } else { 2 };
-        let mut packed = vec![0u8; values.len().div_ceil(4)];
+        let mut packed = vec![0u8; size.div_ceil(4)];
+        let mut dists = Vec::with_capacity(size * width);
         let mut counts = [0u64; 3];
-        for (i, v) in values.iter().enumerate() {
+        for i in 0..size {
+            let (v, d) = at(i);
             packed[i / 4] |= v.code() << (2 * (i % 4));
             counts[v.count_slot()] += 1;
+            if width == 1 {
+                dists.push(d as u8);
+            } else {
+                dists.extend_from_slice(&d.to_le_bytes());
+            }
         }
-        let dists = if width == 1 {
-            dists.iter().map(|&d| d as u8).collect()
-        } else {
-            dists.iter().flat_map(|d| d.to_le_bytes()).collect()
-        };
         Table {
             material,
             ix: Indexer::new(material),
-            size: values.len() as u64,
+            size: size as u64,
             values: packed,
-            width,
+            width: width as u8,
             dists,
             counts,
             longest,

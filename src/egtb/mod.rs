@@ -206,14 +206,24 @@ impl Tablebase {
         self.lock()[code] = Some(Arc::new(table));
     }
 
-    /// A lock-free view of the slices of `needed`, reading those not yet in memory.
-    pub(crate) fn lookup(&self, needed: &[Material]) -> Result<Lookup, EgtbError> {
-        for &m in needed {
-            self.table(m)?;
+    /// Drops from memory every slice whose material `keep` refuses (the builder's way to hold
+    /// only what later slices need).
+    pub(crate) fn retain(&self, keep: impl Fn(Material) -> bool) {
+        for slot in self.lock().iter_mut() {
+            if slot.as_ref().is_some_and(|t| !keep(t.material())) {
+                *slot = None;
+            }
         }
-        Ok(Lookup {
-            tables: self.lock().clone(),
-        })
+    }
+
+    /// A lock-free view of the slices of `needed` (and only those), reading those not yet in
+    /// memory.
+    pub(crate) fn lookup(&self, needed: &[Material]) -> Result<Lookup, EgtbError> {
+        let mut tables = vec![None; Material::CODES];
+        for &m in needed {
+            tables[m.code()] = Some(self.table(m)?);
+        }
+        Ok(Lookup { tables })
     }
 
     /// The value and distance of `pos`, for its side to move.
