@@ -190,6 +190,12 @@ impl Tablebase {
         Ok(self.lock()[m.code()].get_or_insert(table).clone())
     }
 
+    /// The size of `m`'s file, if there is one.
+    pub fn file_len(&self, m: Material) -> Option<u64> {
+        let meta = std::fs::metadata(file::path(&self.dir, self.variant, m)).ok()?;
+        Some(meta.len())
+    }
+
     /// The slice of `m` if it is in memory already (never reads a file).
     pub fn cached(&self, m: Material) -> Option<Arc<Table>> {
         self.lock()[m.code()].clone()

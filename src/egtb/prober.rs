@@ -12,8 +12,9 @@
 //! Two things soften the wait: when the files of a variant take at most `WARM_UP_BYTES`, all of
 //! them are asked for as soon as the databases are opened (5 pieces: 182 MB a variant, read in
 //! about a second, long before a game reaches its ending); and the root's moves are probed with
-//! `probe_now`, which reads the few slices they need at once, so the root always plays the
-//! databases' move.
+//! `probe_now`, which reads the few slices they need at once, so the root plays the databases'
+//! move, unless a slice's file is too large to read while the clock runs (`READ_NOW_BYTES`:
+//! some 6-piece slices): that one is left to the loader, and the root has it a move later.
 //!
 //! **Race policy**: a `Prober` belongs to one thread and is never shared. It asks the
 //! `Tablebase` (one mutex, held to look up or insert an `Arc`) for a slice until it has it, then
@@ -34,6 +35,10 @@ use std::sync::Arc;
 /// Up to this many bytes of files, a variant's slices are all read in the background when the
 /// databases are opened; beyond (6 pieces: 3 GB), only on demand.
 const WARM_UP_BYTES: u64 = 512 << 20;
+
+/// The largest file `Prober::probe_now` reads while the caller waits: every slice up to 5
+/// pieces (at most 12 MB), few of 6.
+const READ_NOW_BYTES: u64 = 32 << 20;
 
 /// A slice's loading state (`Loader::state`).
 const IDLE: u8 = 0;
@@ -107,10 +112,7 @@ impl Databases {
         if let Some(loader) = &loader {
             let on_disk: Vec<(Material, u64)> = material::all(pieces)
                 .into_iter()
-                .filter_map(|m| {
-                    let meta = std::fs::metadata(super::file::path(dir, variant, m)).ok()?;
-                    Some((m, meta.len()))
-                })
+                .filter_map(|m| Some((m, base.file_len(m)?)))
                 .collect();
             if on_disk.iter().map(|(_, n)| n).sum::<u64>() <= WARM_UP_BYTES {
                 for (m, _) in on_disk {
@@ -162,6 +164,7 @@ impl Databases {
             loader: self.loader.clone(),
             pieces: self.pieces,
             slots: vec![Slot::Unknown; Material::CODES],
+            read_now_limit: READ_NOW_BYTES,
         }
     }
 }
@@ -191,6 +194,8 @@ pub struct Prober {
     loader: Option<Arc<Loader>>,
     pieces: u32,
     slots: Vec<Slot>,
+    /// `READ_NOW_BYTES`, but for tests.
+    read_now_limit: u64,
 }
 
 impl Prober {
@@ -234,8 +239,8 @@ impl Prober {
         Some(Probe { value, distance })
     }
 
-    /// As `probe`, but a slice not in memory is read now (the caller waits): for the few probes
-    /// of the root's moves.
+    /// As `probe`, but a slice not in memory is read now (the caller waits) if its file takes
+    /// at most `READ_NOW_BYTES`: for the few probes of the root's moves.
     pub fn probe_now(&mut self, pos: &Position) -> Option<Probe> {
         if let Some(p) = self.probe(pos) {
             return Some(p);
@@ -250,6 +255,12 @@ impl Prober {
         };
         let m = Material::of(&canon);
         if let Slot::Unknown = self.slots[m.code()] {
+            if self.base.file_len(m).unwrap_or(0) > self.read_now_limit {
+                // Too long to read while the clock runs (a 6-piece slice: up to 156 MB, a
+                // third of a second): asked of the loader, like any probe, for the next move.
+                self.load(m);
+                return None;
+            }
             // Read here; the loader may read it too, which costs time, not correctness (the
             // cache keeps the first).
             self.slots[m.code()] = match self.base.table(m) {
@@ -337,6 +348,39 @@ mod tests {
         }
         // Four pieces: not on disk.
         assert_eq!(p.probe(&parse_fen("W:WK1,K2:BK32,K31").unwrap()), None);
+
+        // A slice too large to read while the clock runs is left to the loader: `probe_now`
+        // answers nothing at first, and the value once the loader has it.
+        let db = Databases::open(&dir, Variant::English).unwrap();
+        let pos = parse_fen("W:WK1,K2:BK32").unwrap();
+        let want = Some(base.probe(&pos).unwrap());
+        if db.loader.is_some() {
+            // (Opening asked for every slice of a small set at once: a fresh base and loader
+            // without that warm-up.)
+            let cold = Databases {
+                base: Arc::new(Tablebase::new(&dir, Variant::English)),
+                ..db.clone()
+            };
+            let mut p = Prober {
+                loader: Loader::start(&cold.base),
+                read_now_limit: 0,
+                ..cold.prober()
+            };
+            assert_eq!(p.probe_now(&pos), None);
+            let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
+            while p.probe_now(&pos).is_none() && std::time::Instant::now() < deadline {
+                std::thread::sleep(std::time::Duration::from_millis(5));
+            }
+            assert_eq!(p.probe_now(&pos), want);
+        }
+        // Under the limit it is read at once, loader or not.
+        let cold = Arc::new(Tablebase::new(&dir, Variant::English));
+        let mut p = Prober {
+            loader: Loader::start(&cold),
+            base: cold,
+            ..db.prober()
+        };
+        assert_eq!(p.probe_now(&pos), want);
         let _ = std::fs::remove_dir_all(&dir);
     }
 }
