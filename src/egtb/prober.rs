@@ -37,8 +37,9 @@ use std::sync::Arc;
 const WARM_UP_BYTES: u64 = 512 << 20;
 
 /// The largest file `Prober::probe_now` reads while the caller waits: every slice up to 5
-/// pieces (at most 12 MB), few of 6.
-const READ_NOW_BYTES: u64 = 32 << 20;
+/// pieces (at most 12 MB, some 20 ms to read and check), the smaller ones of 6. The root's
+/// moves lead to a handful of materials, so the wait stays a fraction of a 0.1 s move.
+const READ_NOW_BYTES: u64 = 16 << 20;
 
 /// A slice's loading state (`Loader::state`).
 const IDLE: u8 = 0;
