@@ -268,10 +268,12 @@ def fnv1a(data: bytes) -> int:
     return h
 
 
-def write_weights(path, variant, k, w, base):
+def write_weights(path, variant, k, w, base, extra_flags=0):
+    """Writes weights `w` (rounded to i16) in the file format above; `extra_flags` are the
+    header's flags beyond the base's bit (scripts/train_net.py marks its network so)."""
     import numpy as np
     ints = np.clip(np.rint(w), -32768, 32767).astype("<i2")
-    flags = BASE_FLAGS[base]
+    flags = BASE_FLAGS[base] | extra_flags
     body = b"CHEV" + bytes([1, variant, flags, 0]) + struct.pack("<fI", k, len(ints)) + ints.tobytes()
     with open(path + ".tmp", "wb") as f:
         f.write(body + struct.pack("<Q", fnv1a(body)))

@@ -340,10 +340,9 @@ fn run_evaluate(variant: Variant, weights: Option<String>) -> Result<(), String>
         return each_fen_line(|pos| crownhead::evaluate(variant, pos).to_string());
     };
     let bytes = std::fs::read(&path).map_err(|e| format!("cannot read {path}: {e}"))?;
-    let learned =
-        crownhead::learned::Weights::parse(&bytes, variant, crownhead::learned::WEIGHT_COUNT)
-            .and_then(crownhead::learned::Learned::new)
-            .map_err(|e| format!("{path}: {e}"))?;
+    let learned = crownhead::learned::Weights::parse(&bytes, variant)
+        .and_then(crownhead::learned::Learned::new)
+        .map_err(|e| format!("{path}: {e}"))?;
     each_fen_line(|pos| {
         crownhead::with_rules!(variant, R => learned.model_eval::<R>(pos)).to_string()
     })

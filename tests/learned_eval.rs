@@ -120,3 +120,44 @@ fn a_learned_search_repeats_exactly() {
         "the weights should change the tree"
     );
 }
+
+#[test]
+fn a_network_file_plays_explains_itself_and_a_misfit_one_is_refused() {
+    let weights = common::sample_network();
+    let learned = crownhead::learned::Learned::new(weights.clone()).expect("a network");
+    let scratch = common::Scratch::new();
+    let path = scratch.file("net.weights");
+    std::fs::write(&path, weights.to_bytes()).unwrap();
+    let p = path.to_str().unwrap();
+
+    // `eval` explains it in its two parts, which sum to the search's evaluation.
+    let pos = parse_fen(FEN).unwrap();
+    let (terms, total) = explained(&["--eval-file", p], "auto");
+    assert_eq!(
+        total,
+        crownhead::with_rules!(Variant::English, R => learned.evaluate_for::<R>(&pos))
+    );
+    assert_eq!(terms.iter().map(|t| t.1).sum::<i32>(), total);
+    assert!(terms.iter().any(|t| t.0 == "network"), "{terms:?}");
+    let out = engine(
+        &["--eval-file", p],
+        &format!(
+            "uci\nsetoption name Variant value english\nposition fen {FEN}\ngo depth 4\nquit\n"
+        ),
+    );
+    assert!(String::from_utf8_lossy(&out.stdout).contains("bestmove "));
+
+    // The pattern tables' weights marked as a network: the count is the network's to check.
+    let misfit = crownhead::learned::Weights {
+        model: crownhead::learned::Model::Network,
+        ..common::sample_weights()
+    };
+    std::fs::write(&path, misfit.to_bytes()).unwrap();
+    let out = engine(&["--eval-file", p], "uci\nquit\n");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success() && out.stdout.is_empty(), "{err}");
+    assert!(
+        err.contains(p) && err.contains("not the network's"),
+        "{err}"
+    );
+}

@@ -3,7 +3,6 @@
 //! named at start-up (`crownhead --eval-file F`, for testing a new fit in a match without a
 //! rebuild) takes the place of its variant's embedded weights for the life of the process.
 
-use super::patterns::WEIGHT_COUNT;
 use super::weights::{Weights, WeightsError};
 use super::Learned;
 use crate::variant::Variant;
@@ -45,7 +44,7 @@ pub fn learned_for(variant: Variant) -> Option<&'static Learned> {
     slot(variant)
         .get_or_init(|| {
             let bytes = embedded_bytes(variant)?;
-            Weights::parse(bytes, variant, WEIGHT_COUNT)
+            Weights::parse(bytes, variant)
                 .and_then(Learned::new)
                 .map(|learned| InUse {
                     learned,
@@ -69,7 +68,7 @@ pub fn load_file(path: &Path) -> Result<Variant, WeightsError> {
         .copied()
         .and_then(Variant::from_file_code)
         .ok_or_else(|| WeightsError(format!("{name}: not a weights file")))?;
-    let weights = Weights::parse(&bytes, variant, WEIGHT_COUNT)
+    let weights = Weights::parse(&bytes, variant)
         .and_then(Learned::new)
         .map_err(|e| WeightsError(format!("{name}: {}", e.0)))?;
     let in_use = InUse {
@@ -90,10 +89,10 @@ mod tests {
     fn the_embedded_weights_load_for_their_variant() {
         for variant in [Variant::English, Variant::Russian] {
             if let Some(bytes) = embedded_bytes(variant) {
-                let w = Weights::parse(bytes, variant, WEIGHT_COUNT)
+                let w = Weights::parse(bytes, variant)
                     .and_then(Learned::new)
                     .unwrap_or_else(|e| panic!("embedded {variant} weights: {e}"));
-                assert_eq!(w.weights.values.len(), WEIGHT_COUNT);
+                assert_eq!(w.weights.variant, variant);
                 assert!(learned_for(variant).is_some());
             }
         }

@@ -1,47 +1,74 @@
-//! The learned evaluation (issue 22): pattern tables fitted to self-play games by
-//! `scripts/train_eval.py` (docs/TRAINING.md). `weights` reads and checks the trainer's file;
-//! `patterns` computes the evaluation it describes; `library` holds the weights the engine
-//! plays with (embedded in the binary, or a file named at start-up); `choice` says which
-//! evaluation a search uses.
+//! The learned evaluation (issue 22), fitted to self-play games (docs/TRAINING.md): pattern
+//! tables (`scripts/train_eval.py`) or a small network (`scripts/train_net.py`). `weights`
+//! reads and checks a trainer's file; `patterns` and `network` compute the evaluation each
+//! model describes; `library` holds the weights the engine plays with (embedded in the binary,
+//! or a file named at start-up); `choice` says which evaluation a search uses.
 
 pub mod choice;
 pub mod library;
+pub mod network;
 pub mod patterns;
 pub mod weights;
 
 pub use choice::EvalChoice;
 pub use library::{learned_for, load_file};
 pub use patterns::{evaluate, explain, WEIGHT_COUNT};
-pub use weights::{Base, Weights, WeightsError};
+pub use weights::{Base, Model, Weights, WeightsError};
 
 use crate::position::Position;
 use crate::variant::Rules;
+use network::Network;
 use patterns::Tables;
 
-/// A weights file made ready for play: the weights, and the same weights folded into the
-/// tables the search reads.
+/// A weights file made ready for play: the weights, and the same weights in the form the
+/// search reads.
 #[derive(Clone, Debug)]
 pub struct Learned {
     /// The weights as the file holds them.
     pub weights: Weights,
-    tables: Tables,
+    model: Ready,
+}
+
+/// A model built from its weights.
+#[derive(Clone, Debug)]
+enum Ready {
+    Tables(Box<Tables>),
+    Network(Box<Network>),
+}
+
+impl Ready {
+    #[inline]
+    fn evaluate(&self, pos: &Position) -> i32 {
+        match self {
+            Ready::Tables(tables) => tables.evaluate(pos),
+            Ready::Network(net) => net.evaluate(pos),
+        }
+    }
 }
 
 impl Learned {
-    /// Folds checked weights into the search's tables.
+    /// Builds the model that checked weights describe (refused if their count is not the
+    /// model's).
     pub fn new(weights: Weights) -> Result<Learned, WeightsError> {
-        let tables = Tables::new(&weights.values).map_err(WeightsError)?;
-        Ok(Learned { weights, tables })
+        let model = match weights.model {
+            Model::Tables => Ready::Tables(Box::new(
+                Tables::new(&weights.values).map_err(WeightsError)?,
+            )),
+            Model::Network => Ready::Network(Box::new(
+                Network::new(&weights.values).map_err(WeightsError)?,
+            )),
+        };
+        Ok(Learned { weights, model })
     }
 
     /// The model the file describes, as the trainer fits it: the tables, plus the hand-written
     /// evaluation where the file says they correct it. Side to move's view, centi-men.
     #[inline]
     pub fn model_eval<R: Rules>(&self, pos: &Position) -> i32 {
-        let tables = self.tables.evaluate(pos);
+        let own = self.model.evaluate(pos);
         match self.weights.base {
-            Base::None => tables,
-            Base::HandWritten => tables + crate::eval::evaluate_for::<R>(pos),
+            Base::None => own,
+            Base::HandWritten => own + crate::eval::evaluate_for::<R>(pos),
         }
     }
 
@@ -53,22 +80,30 @@ impl Learned {
         if crate::eval::dead_draw::<R>(pos) {
             return 0;
         }
-        let tables = self.tables.evaluate(pos);
+        let own = self.model.evaluate(pos);
         match self.weights.base {
-            Base::None => tables,
-            Base::HandWritten => tables + crate::eval::terms_total::<R>(pos),
+            Base::None => own,
+            Base::HandWritten => own + crate::eval::terms_total::<R>(pos),
         }
     }
 
     /// The evaluation as the search plays it, by block: the hand-written total where the
-    /// tables correct it, the tables' blocks, and a last term cancelling the rest in a dead
-    /// draw (as in the hand-written explanation). The values sum to `evaluate_for`.
+    /// model corrects it, the model's blocks (the tables' windows and terms; the network's
+    /// linear piece weights and its hidden layers' output), and a last term cancelling the rest
+    /// in a dead draw (as in the hand-written explanation). The values sum to `evaluate_for`.
     pub fn terms<R: Rules>(&self, pos: &Position) -> Vec<(&'static str, i32)> {
         let mut terms = Vec::new();
         if self.weights.base == Base::HandWritten {
             terms.push(("hand-written", crate::eval::evaluate_for::<R>(pos)));
         }
-        terms.extend(explain(&self.weights.values, pos));
+        match &self.model {
+            Ready::Tables(_) => terms.extend(explain(&self.weights.values, pos)),
+            Ready::Network(net) => {
+                let [linear, hidden] = net.parts(pos);
+                terms.push(("pieces (network's linear part)", linear));
+                terms.push(("network", hidden));
+            }
+        }
         if crate::eval::dead_draw::<R>(pos) {
             let sum: i32 = terms.iter().map(|t| t.1).sum();
             terms.push(("dead draw", -sum));

@@ -97,11 +97,11 @@ fn config_by_squares(window: &[u8; 8], ours: u32, theirs: u32) -> usize {
 
 /// One side's view of the board: our men, their men, our kings (32-bit sets).
 #[derive(Clone, Copy)]
-struct View {
-    our_men: u32,
-    their_men: u32,
-    our_kings: u32,
-    their_kings: u32,
+pub(super) struct View {
+    pub(super) our_men: u32,
+    pub(super) their_men: u32,
+    pub(super) our_kings: u32,
+    pub(super) their_kings: u32,
 }
 
 impl View {
@@ -254,7 +254,7 @@ fn phase_blocks(w: &[i16], v: View) -> [i32; WINDOWS + 3] {
 }
 
 /// The squares of a 32-bit set.
-struct Bits(u32);
+pub(super) struct Bits(pub(super) u32);
 
 impl Iterator for Bits {
     type Item = usize;
@@ -268,7 +268,8 @@ impl Iterator for Bits {
 }
 
 /// The side to move's view of `pos` and its phase (0 = ending, `PHASE_SPAN` = opening).
-fn view_of(pos: &Position) -> (View, i32) {
+#[inline]
+pub(super) fn view_of(pos: &Position) -> (View, i32) {
     let (white, black, kings) = (
         dense(pos.pieces(Color::White)),
         dense(pos.pieces(Color::Black)),
@@ -327,6 +328,35 @@ pub fn explain(weights: &[i16], pos: &Position) -> Vec<(&'static str, i32)> {
         out.push(("rounding", rounding));
     }
     out
+}
+
+/// A random legal-looking position: men off their crowning rows, up to 24 pieces (for the
+/// tests of both models).
+#[cfg(test)]
+pub(super) fn random_position(rng: &mut crate::selfplay::game::SplitMix) -> Position {
+    loop {
+        let mut fen_sides = [Vec::new(), Vec::new()];
+        for s in 1..=32u32 {
+            match rng.below(6) {
+                0 if s > 4 => fen_sides[0].push(s.to_string()),
+                1 if s < 29 => fen_sides[1].push(s.to_string()),
+                2 if rng.below(4) == 0 => fen_sides[(s % 2) as usize].push(format!("K{s}")),
+                _ => {}
+            }
+        }
+        if fen_sides.iter().any(|v| v.is_empty()) {
+            continue;
+        }
+        let side = if rng.below(2) == 0 { "W" } else { "B" };
+        let fen = format!(
+            "{side}:W{}:B{}",
+            fen_sides[0].join(","),
+            fen_sides[1].join(",")
+        );
+        if let Ok(pos) = crate::notation::fen::parse_fen(&fen) {
+            return pos;
+        }
+    }
 }
 
 #[cfg(test)]
@@ -427,33 +457,6 @@ mod tests {
             let (view, _) = view_of(&pos);
             let blocks: i32 = phase_blocks(&w[..PER_PHASE], view).iter().sum();
             assert_eq!(blocks, phase_sum(&w[..PER_PHASE], view));
-        }
-    }
-
-    /// A random legal-looking position: men off their crowning rows, up to 24 pieces.
-    fn random_position(rng: &mut SplitMix) -> Position {
-        loop {
-            let mut fen_sides = [Vec::new(), Vec::new()];
-            for s in 1..=32u32 {
-                match rng.below(6) {
-                    0 if s > 4 => fen_sides[0].push(s.to_string()),
-                    1 if s < 29 => fen_sides[1].push(s.to_string()),
-                    2 if rng.below(4) == 0 => fen_sides[(s % 2) as usize].push(format!("K{s}")),
-                    _ => {}
-                }
-            }
-            if fen_sides.iter().any(|v| v.is_empty()) {
-                continue;
-            }
-            let side = if rng.below(2) == 0 { "W" } else { "B" };
-            let fen = format!(
-                "{side}:W{}:B{}",
-                fen_sides[0].join(","),
-                fen_sides[1].join(",")
-            );
-            if let Ok(pos) = parse_fen(&fen) {
-                return pos;
-            }
         }
     }
 

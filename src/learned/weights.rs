@@ -2,9 +2,11 @@
 //! version (1), the variant (0 russian, 1 english), a flags byte (bit 0: the tables are a
 //! correction added to the hand-written evaluation), a zero byte, the logistic scale K (f32),
 //! the number of weights (u32), the weights (i16, centi-men, in the order of
-//! `patterns::LAYOUT`), and a 64-bit FNV-1a checksum of everything before it. A file that is
-//! cut off, corrupt, of another version or variant, or of another size is refused with an
-//! error naming what is wrong; it is never read as weights.
+//! `patterns::LAYOUT`), and a 64-bit FNV-1a checksum of everything before it. Flags bit 1 says
+//! the weights are a network (`network.rs`, written by `scripts/train_net.py`) rather than
+//! pattern tables. A file that is cut off, corrupt, of another version or variant, or (checked
+//! when its model is built) of another size is refused with an error naming what is wrong; it
+//! is never read as weights.
 
 use crate::variant::Variant;
 use std::fmt;
@@ -24,9 +26,24 @@ pub struct Weights {
     pub k: f32,
     /// The weights, centi-men.
     pub values: Vec<i16>,
-    /// What the tables are added to.
+    /// What the model is added to.
     pub base: Base,
+    /// Which model the weights are.
+    pub model: Model,
 }
+
+/// The model a file's weights describe.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Model {
+    /// Pattern tables (`patterns.rs`).
+    #[default]
+    Tables,
+    /// A neural network (`network.rs`).
+    Network,
+}
+
+/// The header's flags bit for a network.
+const NETWORK_FLAG: u8 = 2;
 
 /// What a file's tables are added to.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
@@ -68,8 +85,9 @@ pub fn fnv1a(bytes: &[u8]) -> u64 {
 }
 
 impl Weights {
-    /// Reads and checks a file's bytes: they must be `variant`'s weights, `expected` of them.
-    pub fn parse(bytes: &[u8], variant: Variant, expected: usize) -> Result<Weights, WeightsError> {
+    /// Reads and checks a file's bytes: they must be `variant`'s weights. (Their count is the
+    /// model's to check: `Learned::new`.)
+    pub fn parse(bytes: &[u8], variant: Variant) -> Result<Weights, WeightsError> {
         let err = |m: String| Err(WeightsError(m));
         if bytes.len() < HEADER_LEN + 8 || bytes[..4] != MAGIC {
             return err("not a weights file (no CHEV header)".into());
@@ -88,16 +106,22 @@ impl Weights {
                 "{file_variant} weights where {variant} ones are needed"
             ));
         }
-        let base = match bytes[6] {
-            0 => Base::None,
-            1 => Base::HandWritten,
-            f => return err(format!("unknown flags {f:#04x}")),
+        let flags = bytes[6];
+        if flags & !(1 | NETWORK_FLAG) != 0 {
+            return err(format!("unknown flags {flags:#04x}"));
+        }
+        let base = if flags & 1 != 0 {
+            Base::HandWritten
+        } else {
+            Base::None
+        };
+        let model = if flags & NETWORK_FLAG != 0 {
+            Model::Network
+        } else {
+            Model::Tables
         };
         let k = f32::from_le_bytes([bytes[8], bytes[9], bytes[10], bytes[11]]);
         let n = u32::from_le_bytes([bytes[12], bytes[13], bytes[14], bytes[15]]) as usize;
-        if n != expected {
-            return err(format!("{n} weights where the model has {expected}"));
-        }
         let body_len = HEADER_LEN + 2 * n;
         if bytes.len() != body_len + 8 {
             return err(format!(
@@ -122,6 +146,7 @@ impl Weights {
             k,
             values,
             base,
+            model,
         })
     }
 
@@ -130,7 +155,11 @@ impl Weights {
         let mut b = MAGIC.to_vec();
         b.push(VERSION);
         b.push(self.variant.file_code());
-        b.extend_from_slice(&[self.base.flags(), 0]);
+        let model = match self.model {
+            Model::Tables => 0,
+            Model::Network => NETWORK_FLAG,
+        };
+        b.extend_from_slice(&[self.base.flags() | model, 0]);
         b.extend_from_slice(&self.k.to_le_bytes());
         b.extend_from_slice(&(self.values.len() as u32).to_le_bytes());
         for v in &self.values {
@@ -152,6 +181,7 @@ mod tests {
             k: 64.5,
             values: (0..100).map(|i| i * 7 - 300).collect(),
             base: Base::HandWritten,
+            model: Model::Network,
         }
     }
 
@@ -159,27 +189,35 @@ mod tests {
     fn a_file_round_trips_and_every_damage_is_refused() {
         let w = sample();
         let bytes = w.to_bytes();
-        assert_eq!(Weights::parse(&bytes, Variant::English, 100), Ok(w));
-        let refused = |b: &[u8], variant, n, why: &str| {
-            let e = Weights::parse(b, variant, n).unwrap_err();
+        assert_eq!(Weights::parse(&bytes, Variant::English), Ok(w));
+        let refused = |b: &[u8], variant, why: &str| {
+            let e = Weights::parse(b, variant).unwrap_err();
             assert!(e.to_string().contains(why), "{e} lacks {why}");
         };
-        refused(&bytes[..bytes.len() - 1], Variant::English, 100, "cut off");
-        refused(&bytes[..10], Variant::English, 100, "not a weights file");
-        refused(&bytes, Variant::Russian, 100, "english weights");
-        refused(&bytes, Variant::English, 99, "100 weights");
+        refused(&bytes[..bytes.len() - 1], Variant::English, "cut off");
+        refused(&bytes[..10], Variant::English, "not a weights file");
+        refused(&bytes, Variant::Russian, "english weights");
         let mut flipped = bytes.clone();
         flipped[40] ^= 1;
-        refused(&flipped, Variant::English, 100, "checksum");
+        refused(&flipped, Variant::English, "checksum");
         let mut version = bytes.clone();
         version[4] = 2;
-        refused(&version, Variant::English, 100, "version 2");
+        refused(&version, Variant::English, "version 2");
         // An unknown flag, with the checksum made good: refused, not ignored.
         let mut flags = bytes[..bytes.len() - 8].to_vec();
-        flags[6] = 2;
+        flags[6] = 4;
         let sum = fnv1a(&flags);
         flags.extend_from_slice(&sum.to_le_bytes());
-        refused(&flags, Variant::English, 100, "unknown flags");
+        refused(&flags, Variant::English, "unknown flags");
+        // The model bit reads back: tables without it.
+        let tables = Weights {
+            model: Model::Tables,
+            ..sample()
+        };
+        assert_eq!(
+            Weights::parse(&tables.to_bytes(), Variant::English),
+            Ok(tables)
+        );
     }
 
     #[test]

@@ -280,5 +280,19 @@ pub fn sample_weights() -> crownhead::learned::Weights {
             .map(|i| ((i * 7919) % 301) as i16 - 150)
             .collect(),
         base: Default::default(),
+        model: Default::default(),
+    }
+}
+
+/// English network weights (`learned::network`), small and varied: a network file to play.
+pub fn sample_network() -> crownhead::learned::Weights {
+    crownhead::learned::Weights {
+        variant: crownhead::Variant::English,
+        k: 60.0,
+        values: (0..crownhead::learned::network::WEIGHT_COUNT)
+            .map(|i| ((i * 7919) % 61) as i16 - 30)
+            .collect(),
+        base: Default::default(),
+        model: crownhead::learned::Model::Network,
     }
 }

@@ -1,0 +1,282 @@
+//! The learned evaluation's second model: a small neural network, as `scripts/train_net.py`
+//! fits it (its docstring is the reference). 128 inputs (our men, their men, our kings, their
+//! kings, a square each, from the side to move's view), two hidden layers of 64 and 32 units
+//! clipped to 0..1, one output; beside it a linear weight per input. The pattern tables are
+//! linear in their windows; this model is not, and predicts the games' results much better.
+//!
+//! Everything is in integers, so that the trainer reproduces the engine's every value and a
+//! search is deterministic: an activation of 1.0 is `ONE`; see the trainer for the scales.
+//! The side to move's view makes a position and its colour-mirrored twin the same inputs, so
+//! the evaluation is symmetric by construction.
+
+use super::patterns::{view_of, Bits, View};
+use crate::position::Position;
+
+/// Inputs: four sets of 32 squares.
+pub const INPUTS: usize = 128;
+/// Units of the first hidden layer.
+pub const H1: usize = 64;
+/// Units of the second hidden layer.
+pub const H2: usize = 32;
+/// The weights in a file, in its order: W1 (a row of `H1` per input), b1, W2 (a row of `H2`
+/// per first-layer unit), b2, W3, b3, the linear weights.
+pub const WEIGHT_COUNT: usize = INPUTS * H1 + H1 + H1 * H2 + H2 + H2 + 1 + INPUTS;
+/// An activation of 1.0.
+const ONE: i32 = 128;
+/// The second layer's weights are stored times this (a power of two: the division is a shift).
+const W2_SHIFT: u32 = 6;
+/// The output's sum is in 1/(`ONE` * 16) centi-men.
+const OUT_SHIFT: u32 = 11;
+
+/// A network ready to evaluate, laid out for SIMD: the first layer in `i16` (8 or 16 lanes to
+/// a register; `new` proves no sum can leave the range), the second layer by pairs of
+/// first-layer units, each pair's two weights into a unit side by side, so that a pair's
+/// contribution to all the units is a few `pmaddwd` (i16 pairs multiplied and added into i32).
+#[derive(Clone, Debug)]
+pub struct Network {
+    /// Per input, its weight into each first-layer unit.
+    w1: Vec<[i16; H1]>,
+    b1: [i16; H1],
+    /// Per pair of first-layer units (2p, 2p + 1), per second-layer unit k: the weights
+    /// from 2p and from 2p + 1 into k.
+    w2: Vec<[[i16; 2]; H2]>,
+    /// The second layer's biases, already times 2^`W2_SHIFT` like its products.
+    b2: [i32; H2],
+    w3: [i32; H2],
+    /// The output bias, already times `ONE` like the products.
+    b3: i32,
+    linear: [i32; INPUTS],
+    /// Whether this processor has AVX2: the same code then runs 16 lanes wide.
+    avx2: bool,
+}
+
+impl Network {
+    /// The network of `WEIGHT_COUNT` weights in file order; refused if some board could
+    /// overflow a first-layer sum in `i16`.
+    pub fn new(weights: &[i16]) -> Result<Network, String> {
+        if weights.len() != WEIGHT_COUNT {
+            return Err(format!(
+                "{} weights, not the network's {WEIGHT_COUNT}",
+                weights.len()
+            ));
+        }
+        let (w1, rest) = weights.split_at(INPUTS * H1);
+        let (b1, rest) = rest.split_at(H1);
+        let (w2, rest) = rest.split_at(H1 * H2);
+        let (b2, rest) = rest.split_at(H2);
+        let (w3, rest) = rest.split_at(H2);
+        let (b3, linear) = rest.split_at(1);
+        let w1: Vec<[i16; H1]> = w1
+            .chunks_exact(H1)
+            .map(|row| std::array::from_fn(|j| row[j]))
+            .collect();
+        // The largest first-layer sum a board can make: a square holds one piece, so one of
+        // its four inputs at most.
+        for j in 0..H1 {
+            let worst: i32 = i32::from(b1[j]).abs()
+                + (0..32)
+                    .map(|s| {
+                        (0..4)
+                            .map(|block| i32::from(w1[32 * block + s][j]).abs())
+                            .max()
+                            .unwrap_or(0)
+                    })
+                    .sum::<i32>();
+            if worst > i32::from(i16::MAX) {
+                return Err(format!(
+                    "first-layer unit {j} could reach {worst}, beyond 16 bits"
+                ));
+            }
+        }
+        Ok(Network {
+            w1,
+            b1: std::array::from_fn(|j| b1[j]),
+            w2: (0..H1 / 2)
+                .map(|p| std::array::from_fn(|k| [w2[2 * p * H2 + k], w2[(2 * p + 1) * H2 + k]]))
+                .collect(),
+            b2: std::array::from_fn(|k| i32::from(b2[k]) << W2_SHIFT),
+            w3: std::array::from_fn(|k| i32::from(w3[k])),
+            b3: i32::from(b3[0]) * ONE,
+            linear: std::array::from_fn(|i| i32::from(linear[i])),
+            avx2: has_avx2(),
+        })
+    }
+
+    /// The inputs set in `v`: input `32 * block + square` for the blocks our men, their men,
+    /// our kings, their kings.
+    fn active(v: View) -> impl Iterator<Item = usize> {
+        [v.our_men, v.their_men, v.our_kings, v.their_kings]
+            .into_iter()
+            .enumerate()
+            .flat_map(|(block, set)| Bits(set).map(move |s| 32 * block + s))
+    }
+
+    /// The evaluation of `pos`, side to move's view, centi-men.
+    #[inline]
+    pub fn evaluate(&self, pos: &Position) -> i32 {
+        self.parts(pos).iter().sum()
+    }
+
+    /// The evaluation in two parts: the linear weights of the pieces, and the network's output.
+    #[inline]
+    pub fn parts(&self, pos: &Position) -> [i32; 2] {
+        #[cfg(target_arch = "x86_64")]
+        if self.avx2 {
+            // SAFETY: `avx2` is set only where the processor has AVX2.
+            return unsafe { self.parts_avx2(pos) };
+        }
+        self.parts_portable(pos)
+    }
+
+    /// `parts` compiled for AVX2: the same integer arithmetic, so the same values.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2")]
+    unsafe fn parts_avx2(&self, pos: &Position) -> [i32; 2] {
+        self.parts_portable(pos)
+    }
+
+    /// The evaluation's arithmetic, written so that the compiler vectorises it.
+    #[inline(always)]
+    fn parts_portable(&self, pos: &Position) -> [i32; 2] {
+        let (view, _) = view_of(pos);
+        let mut acc = self.b1;
+        let mut linear = 0;
+        for i in Self::active(view) {
+            // No overflow: `new` bounded every board's sum.
+            for (a, w) in acc.iter_mut().zip(&self.w1[i]) {
+                *a += w;
+            }
+            linear += self.linear[i];
+        }
+        let h1 = acc.map(|a| a.clamp(0, ONE as i16));
+        let mut second = self.b2;
+        for (pair, rows) in h1.chunks_exact(2).zip(&self.w2) {
+            let (a, b) = (i32::from(pair[0]), i32::from(pair[1]));
+            // Most units are off in a given position: their rows add nothing.
+            if a | b == 0 {
+                continue;
+            }
+            for (s, w) in second.iter_mut().zip(rows) {
+                *s += a * i32::from(w[0]) + b * i32::from(w[1]);
+            }
+        }
+        let out = second.iter().zip(&self.w3).fold(self.b3, |sum, (&s, &w)| {
+            sum + (s >> W2_SHIFT).clamp(0, ONE) * w
+        });
+        [linear, out >> OUT_SHIFT]
+    }
+}
+
+/// Whether the processor running us has AVX2.
+fn has_avx2() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    {
+        std::arch::is_x86_feature_detected!("avx2")
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        false
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::notation::fen::parse_fen;
+    use crate::selfplay::game::SplitMix;
+
+    fn random_weights(seed: u64) -> Vec<i16> {
+        let mut rng = SplitMix(seed);
+        (0..WEIGHT_COUNT)
+            .map(|_| (rng.below(201) as i32 - 100) as i16)
+            .collect()
+    }
+
+    /// The trainer's formula, written out unit by unit from the flat weights.
+    fn reference(w: &[i16], pos: &Position) -> i32 {
+        let (view, _) = view_of(pos);
+        let x: Vec<usize> = Network::active(view).collect();
+        let w = |i: usize| i64::from(w[i]);
+        let (b1, w2, b2) = (INPUTS * H1, INPUTS * H1 + H1, INPUTS * H1 + H1 + H1 * H2);
+        let (w3, b3, lin) = (b2 + H2, b2 + 2 * H2, b2 + 2 * H2 + 1);
+        let h1: Vec<i64> = (0..H1)
+            .map(|j| (w(b1 + j) + x.iter().map(|&i| w(i * H1 + j)).sum::<i64>()).clamp(0, 128))
+            .collect();
+        let h2: Vec<i64> = (0..H2)
+            .map(|k| {
+                let s: i64 = (0..H1).map(|j| h1[j] * w(w2 + j * H2 + k)).sum();
+                ((64 * w(b2 + k) + s).div_euclid(64)).clamp(0, 128)
+            })
+            .collect();
+        let out: i64 = 128 * w(b3) + (0..H2).map(|k| h2[k] * w(w3 + k)).sum::<i64>();
+        let linear: i64 = x.iter().map(|&i| w(lin + i)).sum();
+        (out.div_euclid(2048) + linear) as i32
+    }
+
+    #[test]
+    fn the_network_computes_the_trainers_formula() {
+        let mut rng = SplitMix(5);
+        for seed in 0..3 {
+            let w = random_weights(seed);
+            let net = Network::new(&w).unwrap();
+            for _ in 0..2000 {
+                let pos = super::super::patterns::random_position(&mut rng);
+                assert_eq!(net.evaluate(&pos), reference(&w, &pos));
+            }
+        }
+        assert!(Network::new(&[0; 10]).is_err());
+        // A first layer that one board could push past 16 bits is refused.
+        let mut big = vec![0i16; WEIGHT_COUNT];
+        for s in 0..32 {
+            big[s * H1] = 1100;
+        }
+        assert!(Network::new(&big).unwrap_err().contains("beyond 16 bits"));
+        // 29 squares of 1100: 31,900, inside.
+        for s in 0..3 {
+            big[s * H1] = 0;
+        }
+        assert!(Network::new(&big).is_ok());
+    }
+
+    #[test]
+    fn the_wide_and_the_portable_code_agree() {
+        let mut net = Network::new(&random_weights(4)).unwrap();
+        let mut rng = SplitMix(31);
+        for _ in 0..2000 {
+            let pos = super::super::patterns::random_position(&mut rng);
+            let wide = net.parts(&pos);
+            net.avx2 = false;
+            assert_eq!(net.parts(&pos), wide);
+            net.avx2 = has_avx2();
+        }
+    }
+
+    #[test]
+    fn the_evaluation_is_symmetric_under_colour_mirroring() {
+        let net = Network::new(&random_weights(9)).unwrap();
+        let mut rng = SplitMix(13);
+        for _ in 0..2000 {
+            let pos = super::super::patterns::random_position(&mut rng);
+            assert_eq!(net.evaluate(&pos), net.evaluate(&pos.mirrored()));
+        }
+        let pos = parse_fen("B:W18,21,22,K30:B3,K9,10,14").unwrap();
+        assert_eq!(net.evaluate(&pos), net.evaluate(&pos.mirrored()));
+    }
+
+    #[test]
+    fn the_linear_weights_count_each_piece_once() {
+        // Only the linear weights of our men (100) and their kings (-300) set.
+        let mut w = vec![0i16; WEIGHT_COUNT];
+        let lin = WEIGHT_COUNT - INPUTS;
+        w[lin..lin + 32].fill(100);
+        w[lin + 96..].fill(-300);
+        let net = Network::new(&w).unwrap();
+        let pos = parse_fen("W:W21,22,23:BK1,K2").unwrap();
+        assert_eq!(net.parts(&pos), [300 - 600, 0]);
+        // Black to move sees Black's pieces as its own: two kings, no men.
+        assert_eq!(
+            net.evaluate(&pos.with_side(crate::bitboard::Color::Black)),
+            0
+        );
+    }
+}
