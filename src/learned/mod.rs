@@ -17,6 +17,7 @@ pub use weights::{Base, Model, Weights, WeightsError};
 
 use crate::position::Position;
 use crate::variant::Rules;
+pub use network::Accumulators;
 use network::Network;
 use patterns::Tables;
 
@@ -38,10 +39,11 @@ enum Ready {
 
 impl Ready {
     #[inline]
-    fn evaluate(&self, pos: &Position) -> i32 {
-        match self {
-            Ready::Tables(tables) => tables.evaluate(pos),
-            Ready::Network(net) => net.evaluate(pos),
+    fn evaluate(&self, pos: &Position, recent: Option<&mut Accumulators>) -> i32 {
+        match (self, recent) {
+            (Ready::Tables(tables), _) => tables.evaluate(pos),
+            (Ready::Network(net), None) => net.evaluate(pos),
+            (Ready::Network(net), Some(recent)) => net.evaluate_from(pos, recent),
         }
     }
 }
@@ -65,7 +67,7 @@ impl Learned {
     /// evaluation where the file says they correct it. Side to move's view, centi-men.
     #[inline]
     pub fn model_eval<R: Rules>(&self, pos: &Position) -> i32 {
-        let own = self.model.evaluate(pos);
+        let own = self.model.evaluate(pos, None);
         match self.weights.base {
             Base::None => own,
             Base::HandWritten => own + crate::eval::evaluate_for::<R>(pos),
@@ -77,10 +79,21 @@ impl Learned {
     /// Past the dead-draw test the hand-written part is its bare terms: the test runs once.
     #[inline]
     pub fn evaluate_for<R: Rules>(&self, pos: &Position) -> i32 {
+        self.evaluate_with::<R>(pos, None)
+    }
+
+    /// `evaluate_for`, with the network's first layer updated from `recent` (a search's
+    /// thread keeps one): the same value, sooner.
+    #[inline]
+    pub fn evaluate_with<R: Rules>(
+        &self,
+        pos: &Position,
+        recent: Option<&mut Accumulators>,
+    ) -> i32 {
         if crate::eval::dead_draw::<R>(pos) {
             return 0;
         }
-        let own = self.model.evaluate(pos);
+        let own = self.model.evaluate(pos, recent);
         match self.weights.base {
             Base::None => own,
             Base::HandWritten => own + crate::eval::terms_total::<R>(pos),

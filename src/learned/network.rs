@@ -9,7 +9,7 @@
 //! The side to move's view makes a position and its colour-mirrored twin the same inputs, so
 //! the evaluation is symmetric by construction.
 
-use super::patterns::{view_of, Bits, View};
+use super::patterns::{view_of, Bits};
 use crate::position::Position;
 
 /// Inputs: four sets of 32 squares.
@@ -102,53 +102,84 @@ impl Network {
         })
     }
 
-    /// The inputs set in `v`: input `32 * block + square` for the blocks our men, their men,
-    /// our kings, their kings.
-    fn active(v: View) -> impl Iterator<Item = usize> {
-        [v.our_men, v.their_men, v.our_kings, v.their_kings]
-            .into_iter()
-            .enumerate()
-            .flat_map(|(block, set)| Bits(set).map(move |s| 32 * block + s))
-    }
-
     /// The evaluation of `pos`, side to move's view, centi-men.
     #[inline]
     pub fn evaluate(&self, pos: &Position) -> i32 {
         self.parts(pos).iter().sum()
     }
 
+    /// The evaluation of `pos`, the first layer updated from the last position `recent` holds
+    /// with the same side to move, where few pieces differ. The same value as `evaluate`.
+    #[inline]
+    pub fn evaluate_from(&self, pos: &Position, recent: &mut Accumulators) -> i32 {
+        self.parts_with(pos, Some(recent)).iter().sum()
+    }
+
     /// The evaluation in two parts: the linear weights of the pieces, and the network's output.
     #[inline]
     pub fn parts(&self, pos: &Position) -> [i32; 2] {
+        self.parts_with(pos, None)
+    }
+
+    #[inline]
+    fn parts_with(&self, pos: &Position, recent: Option<&mut Accumulators>) -> [i32; 2] {
         #[cfg(target_arch = "x86_64")]
         if self.avx2 {
             // SAFETY: `avx2` is set only where the processor has AVX2.
-            return unsafe { self.parts_avx2(pos) };
+            return unsafe { self.parts_avx2(pos, recent) };
         }
-        self.parts_portable(pos)
+        self.parts_portable(pos, recent, false)
     }
 
-    /// `parts` compiled for AVX2: the same integer arithmetic, so the same values.
+    /// `parts_with` compiled for AVX2: the same integer arithmetic, so the same values.
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx2")]
-    unsafe fn parts_avx2(&self, pos: &Position) -> [i32; 2] {
-        self.parts_portable(pos)
+    unsafe fn parts_avx2(&self, pos: &Position, recent: Option<&mut Accumulators>) -> [i32; 2] {
+        self.parts_portable(pos, recent, true)
     }
 
-    /// The evaluation's arithmetic, written so that the compiler vectorises it.
+    /// The evaluation's arithmetic, written so that the compiler vectorises it; `avx2` (a
+    /// constant where this is inlined) says whether the second layer may use AVX2 by hand.
     #[inline(always)]
-    fn parts_portable(&self, pos: &Position) -> [i32; 2] {
+    fn parts_portable(
+        &self,
+        pos: &Position,
+        recent: Option<&mut Accumulators>,
+        avx2: bool,
+    ) -> [i32; 2] {
         let (view, _) = view_of(pos);
-        let mut acc = self.b1;
-        let mut linear = 0;
-        for i in Self::active(view) {
-            // No overflow: `new` bounded every board's sum.
-            for (a, w) in acc.iter_mut().zip(&self.w1[i]) {
-                *a += w;
-            }
-            linear += self.linear[i];
-        }
+        let inputs = [
+            view.our_men,
+            view.their_men,
+            view.our_kings,
+            view.their_kings,
+        ];
+        let (acc, linear) = match recent {
+            Some(recent) => self.first_layer_from(&mut recent.0[pos.side() as usize], inputs),
+            None => self.first_layer(inputs),
+        };
         let h1 = acc.map(|a| a.clamp(0, ONE as i16));
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: `avx2` is true only on the path that checked the processor has AVX2.
+        let second = if avx2 {
+            unsafe { self.second_layer_avx2(&h1) }
+        } else {
+            self.second_layer(&h1)
+        };
+        #[cfg(not(target_arch = "x86_64"))]
+        let second = {
+            let _ = avx2;
+            self.second_layer(&h1)
+        };
+        let out = second.iter().zip(&self.w3).fold(self.b3, |sum, (&s, &w)| {
+            sum + (s >> W2_SHIFT).clamp(0, ONE) * w
+        });
+        [linear, out >> OUT_SHIFT]
+    }
+
+    /// The second layer's sums (times 2^`W2_SHIFT`) from the first layer's outputs.
+    #[inline(always)]
+    fn second_layer(&self, h1: &[i16; H1]) -> [i32; H2] {
         let mut second = self.b2;
         for (pair, rows) in h1.chunks_exact(2).zip(&self.w2) {
             let (a, b) = (i32::from(pair[0]), i32::from(pair[1]));
@@ -160,11 +191,118 @@ impl Network {
                 *s += a * i32::from(w[0]) + b * i32::from(w[1]);
             }
         }
-        let out = second.iter().zip(&self.w3).fold(self.b3, |sum, (&s, &w)| {
-            sum + (s >> W2_SHIFT).clamp(0, ONE) * w
-        });
-        [linear, out >> OUT_SHIFT]
+        second
     }
+
+    /// `second_layer` with AVX2 by hand (the compiler does not find it): a pair of
+    /// first-layer outputs, broadcast, times its interleaved weights into 8 units at once is
+    /// one `vpmaddwd`.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2")]
+    fn second_layer_avx2(&self, h1: &[i16; H1]) -> [i32; H2] {
+        use std::arch::x86_64::*;
+        const LANES: usize = 8;
+        let mut sums = self.b2;
+        let sums_at = sums.as_mut_ptr().cast::<__m256i>();
+        // SAFETY: `sums` is H2 = 4 * LANES i32s; each row is H2 pairs of i16, the same 128
+        // bytes; unaligned loads and stores.
+        unsafe {
+            let mut acc: [__m256i; H2 / LANES] =
+                std::array::from_fn(|q| _mm256_loadu_si256(sums_at.add(q)));
+            for (pair, rows) in h1.chunks_exact(2).zip(&self.w2) {
+                if pair[0] | pair[1] == 0 {
+                    continue;
+                }
+                let both = i32::from(pair[0] as u16) | i32::from(pair[1] as u16) << 16;
+                let both = _mm256_set1_epi32(both);
+                let at = rows.as_ptr().cast::<__m256i>();
+                for (q, a) in acc.iter_mut().enumerate() {
+                    *a = _mm256_add_epi32(
+                        *a,
+                        _mm256_madd_epi16(both, _mm256_loadu_si256(at.add(q))),
+                    );
+                }
+            }
+            for (q, a) in acc.iter().enumerate() {
+                _mm256_storeu_si256(sums_at.add(q), *a);
+            }
+        }
+        sums
+    }
+
+    /// The first layer's sums and the linear part for `inputs` (the four sets of the view),
+    /// from scratch.
+    #[inline(always)]
+    fn first_layer(&self, inputs: [u32; 4]) -> ([i16; H1], i32) {
+        let mut acc = self.b1;
+        let mut linear = 0;
+        for (block, &set) in inputs.iter().enumerate() {
+            for s in Bits(set) {
+                self.add_row(&mut acc, 32 * block + s, 1);
+                linear += self.linear[32 * block + s];
+            }
+        }
+        (acc, linear)
+    }
+
+    /// The same from `slot`'s last sums, moving only the inputs that changed, where they are
+    /// few; the slot then holds `inputs`' sums.
+    #[inline(always)]
+    fn first_layer_from(&self, slot: &mut Option<Recent>, inputs: [u32; 4]) -> ([i16; H1], i32) {
+        if let Some(last) = slot {
+            let changes: u32 = (0..4)
+                .map(|b| (last.inputs[b] ^ inputs[b]).count_ones())
+                .sum();
+            if changes <= MAX_CHANGES {
+                for (block, (&old, &new)) in last.inputs.iter().zip(&inputs).enumerate() {
+                    for s in Bits(old & !new) {
+                        self.add_row(&mut last.acc, 32 * block + s, -1);
+                        last.linear -= self.linear[32 * block + s];
+                    }
+                    for s in Bits(new & !old) {
+                        self.add_row(&mut last.acc, 32 * block + s, 1);
+                        last.linear += self.linear[32 * block + s];
+                    }
+                }
+                last.inputs = inputs;
+                return (last.acc, last.linear);
+            }
+        }
+        let (acc, linear) = self.first_layer(inputs);
+        *slot = Some(Recent {
+            inputs,
+            acc,
+            linear,
+        });
+        (acc, linear)
+    }
+
+    /// Adds (`sign` 1) or takes away (-1) input `i`'s row of first-layer weights. Wrapping:
+    /// on the way from one board to another a sum may pass outside 16 bits, but every board's
+    /// sum lies inside (`new` proves it), so the wrapped result is exact.
+    #[inline(always)]
+    fn add_row(&self, acc: &mut [i16; H1], i: usize, sign: i16) {
+        for (a, &w) in acc.iter_mut().zip(&self.w1[i]) {
+            *a = a.wrapping_add(w.wrapping_mul(sign));
+        }
+    }
+}
+
+/// How many inputs may differ from the last position's before the first layer is summed
+/// afresh rather than updated (an update costs about what adding a piece does).
+const MAX_CHANGES: u32 = 12;
+
+/// The first layer's sums of the last position evaluated with each side to move (a
+/// position's inputs are seen from its side to move, so the two sides' views do not mix). A
+/// search keeps one per thread: consecutive positions of a search share most of their pieces.
+#[derive(Clone, Debug, Default)]
+pub struct Accumulators([Option<Recent>; 2]);
+
+#[derive(Clone, Debug)]
+struct Recent {
+    inputs: [u32; 4],
+    acc: [i16; H1],
+    linear: i32,
 }
 
 /// Whether the processor running us has AVX2.
@@ -181,6 +319,7 @@ fn has_avx2() -> bool {
 
 #[cfg(test)]
 mod tests {
+    use super::super::patterns::View;
     use super::*;
     use crate::notation::fen::parse_fen;
     use crate::selfplay::game::SplitMix;
@@ -192,10 +331,19 @@ mod tests {
             .collect()
     }
 
+    /// The inputs set in `v`: input `32 * block + square` for the blocks our men, their men,
+    /// our kings, their kings.
+    fn active(v: View) -> impl Iterator<Item = usize> {
+        [v.our_men, v.their_men, v.our_kings, v.their_kings]
+            .into_iter()
+            .enumerate()
+            .flat_map(|(block, set)| Bits(set).map(move |s| 32 * block + s))
+    }
+
     /// The trainer's formula, written out unit by unit from the flat weights.
     fn reference(w: &[i16], pos: &Position) -> i32 {
         let (view, _) = view_of(pos);
-        let x: Vec<usize> = Network::active(view).collect();
+        let x: Vec<usize> = active(view).collect();
         let w = |i: usize| i64::from(w[i]);
         let (b1, w2, b2) = (INPUTS * H1, INPUTS * H1 + H1, INPUTS * H1 + H1 + H1 * H2);
         let (w3, b3, lin) = (b2 + H2, b2 + 2 * H2, b2 + 2 * H2 + 1);
@@ -249,6 +397,33 @@ mod tests {
             assert_eq!(net.parts(&pos), wide);
             net.avx2 = has_avx2();
         }
+    }
+
+    #[test]
+    fn a_score_does_not_depend_on_the_positions_before_it() {
+        // Through one set of accumulators: the positions of random games (few changes from one
+        // to the next) and random positions (many), each against the sum from scratch.
+        let net = Network::new(&random_weights(7)).unwrap();
+        let mut recent = Accumulators::default();
+        let mut rng = SplitMix(41);
+        let mut checked = 0;
+        for game in 0..200 {
+            let mut pos = super::super::patterns::random_position(&mut rng);
+            for _ in 0..80 {
+                assert_eq!(net.evaluate_from(&pos, &mut recent), net.evaluate(&pos));
+                checked += 1;
+                let moves = crate::variant::Variant::Russian.legal_moves(&pos);
+                if moves.is_empty() {
+                    break;
+                }
+                let m = &moves[rng.below(moves.len() as u64) as usize];
+                pos = pos.play(m);
+            }
+            if game % 3 == 0 {
+                recent = Accumulators::default();
+            }
+        }
+        assert!(checked > 2000, "{checked}");
     }
 
     #[test]

@@ -11,6 +11,7 @@ use super::{tb, Score, MAX_PLY};
 use crate::bitboard::Color;
 use crate::egtb::Prober;
 use crate::eval::evaluate_for;
+use crate::learned::Accumulators;
 use crate::movegen::{capturers, has_capture, opponent_has_capture, search_captures, search_moves};
 use crate::moves::{self, Move};
 use crate::position::Position;
@@ -139,6 +140,9 @@ pub(crate) struct Worker<'a, R: Rules> {
     tb_pieces: u32,
     /// Probes that gave a score or a cut.
     pub(crate) tbhits: u64,
+    /// The learned network's first-layer sums of this thread's last evaluations, which the
+    /// next one updates rather than sums afresh (same values, fewer additions).
+    recent: Accumulators,
     _rules: PhantomData<R>,
 }
 
@@ -159,6 +163,7 @@ impl<'a, R: Rules> Worker<'a, R> {
             root_depth: 1,
             keys,
             order: Ordering::new(),
+            recent: Accumulators::default(),
             stack: MoveStack::new(),
             pv: (0..=MAX_PLY + 1).map(|_| Vec::with_capacity(32)).collect(),
             _rules: PhantomData,
@@ -168,10 +173,10 @@ impl<'a, R: Rules> Worker<'a, R> {
     /// The static evaluation of `pos`, side to move's view: the learned one where the search
     /// was given weights, else the hand-written one.
     #[inline]
-    fn evaluate(&self, pos: &Position) -> i32 {
+    fn evaluate(&mut self, pos: &Position) -> i32 {
         match self.shared.setup.learned {
             None => evaluate_for::<R>(pos),
-            Some(learned) => learned.evaluate_for::<R>(pos),
+            Some(learned) => learned.evaluate_with::<R>(pos, Some(&mut self.recent)),
         }
     }
 
@@ -471,7 +476,7 @@ impl<'a, R: Rules> Worker<'a, R> {
     /// side to move has a capture (the caller has asked already).
     #[inline(always)]
     fn static_cut(
-        &self,
+        &mut self,
         pos: &Position,
         must_capture: bool,
         alpha: i32,
