@@ -14,7 +14,7 @@ use std::sync::OnceLock;
 fn embedded_bytes(variant: Variant) -> Option<&'static [u8]> {
     match variant {
         Variant::English => Some(include_bytes!("english.weights")),
-        Variant::Russian => None,
+        Variant::Russian => Some(include_bytes!("russian.weights")),
     }
 }
 
