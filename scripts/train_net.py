@@ -92,6 +92,7 @@ class Net:
 
     def backward(self, x, cache, g):
         """Gradients of the parameters for d(loss)/d(eval) = g, in `params` order."""
+        import numpy as np
         h1, h2 = cache
         go = 100 * g
         g_h2 = np.outer(go, self.w3) * ((h2 > 0) & (h2 < 1))
@@ -134,7 +135,6 @@ def main() -> None:
                    help="the engine, for the hand-written evaluation and the check of the weights")
     a = p.parse_args()
     te.bootstrap()
-    global np
     import numpy as np
 
     t0 = time.time()

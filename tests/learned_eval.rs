@@ -35,6 +35,17 @@ fn explained(args: &[&str], choice: &str) -> (Vec<(String, i32)>, i32) {
     (terms, total.unwrap_or_else(|| panic!("no total in {text}")))
 }
 
+/// Whether the engine started with `args` answers `go depth 4` on `FEN` in english.
+fn searches(args: &[&str]) -> bool {
+    let out = engine(
+        args,
+        &format!(
+            "uci\nsetoption name Variant value english\nposition fen {FEN}\ngo depth 4\nquit\n"
+        ),
+    );
+    String::from_utf8_lossy(&out.stdout).contains("bestmove ")
+}
+
 #[test]
 fn the_eval_option_chooses_the_evaluation_that_explains_and_plays() {
     let pos = parse_fen(FEN).unwrap();
@@ -65,13 +76,7 @@ fn a_weights_file_named_at_start_up_plays_and_a_bad_one_is_refused() {
     let pos = parse_fen(FEN).unwrap();
     let (_, total) = explained(&["--eval-file", p], "auto");
     assert_eq!(total, crownhead::learned::evaluate(&weights.values, &pos));
-    let out = engine(
-        &["--eval-file", p],
-        &format!(
-            "uci\nsetoption name Variant value english\nposition fen {FEN}\ngo depth 4\nquit\n"
-        ),
-    );
-    assert!(String::from_utf8_lossy(&out.stdout).contains("bestmove "));
+    assert!(searches(&["--eval-file", p]), "no bestmove");
 
     // Cut off: refused at start-up, naming the file, before any protocol.
     let bytes = weights.to_bytes();
@@ -136,13 +141,7 @@ fn a_network_file_plays_explains_itself_and_a_misfit_one_is_refused() {
     );
     assert_eq!(terms.iter().map(|t| t.1).sum::<i32>(), total);
     assert!(terms.iter().any(|t| t.0 == "network"), "{terms:?}");
-    let out = engine(
-        &["--eval-file", p],
-        &format!(
-            "uci\nsetoption name Variant value english\nposition fen {FEN}\ngo depth 4\nquit\n"
-        ),
-    );
-    assert!(String::from_utf8_lossy(&out.stdout).contains("bestmove "));
+    assert!(searches(&["--eval-file", p]), "no bestmove");
 
     // The pattern tables' weights marked as a network: the count is the network's to check.
     let misfit = crownhead::learned::Weights {

@@ -142,5 +142,5 @@ impl Learned {
 
 /// Whether only kings are left: an ending the learned evaluation leaves to the hand-written one.
 fn kings_only(pos: &Position) -> bool {
-    pos.men(crate::bitboard::Color::White) == 0 && pos.men(crate::bitboard::Color::Black) == 0
+    pos.kings() == pos.occupied()
 }

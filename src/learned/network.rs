@@ -128,20 +128,21 @@ impl Network {
             // SAFETY: `avx2` is set only where the processor has AVX2.
             return unsafe { self.parts_avx2(pos, recent) };
         }
-        self.parts_portable(pos, recent, false)
+        self.parts_body(pos, recent, false)
     }
 
     /// `parts_with` compiled for AVX2: the same integer arithmetic, so the same values.
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx2")]
     unsafe fn parts_avx2(&self, pos: &Position, recent: Option<&mut Accumulators>) -> [i32; 2] {
-        self.parts_portable(pos, recent, true)
+        self.parts_body(pos, recent, true)
     }
 
-    /// The evaluation's arithmetic, written so that the compiler vectorises it; `avx2` (a
+    /// The evaluation's arithmetic, for both paths, written so that the compiler vectorises
+    /// it; `avx2` (a
     /// constant where this is inlined) says whether the second layer may use AVX2 by hand.
     #[inline(always)]
-    fn parts_portable(
+    fn parts_body(
         &self,
         pos: &Position,
         recent: Option<&mut Accumulators>,
@@ -231,17 +232,11 @@ impl Network {
     }
 
     /// The first layer's sums and the linear part for `inputs` (the four sets of the view),
-    /// from scratch.
+    /// from scratch: the update from an empty board.
     #[inline(always)]
     fn first_layer(&self, inputs: [u32; 4]) -> ([i16; H1], i32) {
-        let mut acc = self.b1;
-        let mut linear = 0;
-        for (block, &set) in inputs.iter().enumerate() {
-            for s in Bits(set) {
-                self.add_row(&mut acc, 32 * block + s, 1);
-                linear += self.linear[32 * block + s];
-            }
-        }
+        let (mut acc, mut linear) = (self.b1, 0);
+        self.update(&mut acc, &mut linear, [0; 4], inputs);
         (acc, linear)
     }
 
@@ -254,16 +249,7 @@ impl Network {
                 .map(|b| (last.inputs[b] ^ inputs[b]).count_ones())
                 .sum();
             if changes <= MAX_CHANGES {
-                for (block, (&old, &new)) in last.inputs.iter().zip(&inputs).enumerate() {
-                    for s in Bits(old & !new) {
-                        self.add_row(&mut last.acc, 32 * block + s, -1);
-                        last.linear -= self.linear[32 * block + s];
-                    }
-                    for s in Bits(new & !old) {
-                        self.add_row(&mut last.acc, 32 * block + s, 1);
-                        last.linear += self.linear[32 * block + s];
-                    }
-                }
+                self.update(&mut last.acc, &mut last.linear, last.inputs, inputs);
                 last.inputs = inputs;
                 return (last.acc, last.linear);
             }
@@ -275,6 +261,20 @@ impl Network {
             linear,
         });
         (acc, linear)
+    }
+
+    /// Moves the first layer's sums and the linear part from the inputs `old` to `new`: the
+    /// rows of inputs set only in `old` taken away, those set only in `new` added.
+    #[inline(always)]
+    fn update(&self, acc: &mut [i16; H1], linear: &mut i32, old: [u32; 4], new: [u32; 4]) {
+        for (block, (&old, &new)) in old.iter().zip(&new).enumerate() {
+            for (set, sign) in [(old & !new, -1), (new & !old, 1)] {
+                for s in Bits(set) {
+                    self.add_row(acc, 32 * block + s, sign);
+                    *linear += i32::from(sign) * self.linear[32 * block + s];
+                }
+            }
+        }
     }
 
     /// Adds (`sign` 1) or takes away (-1) input `i`'s row of first-layer weights. Wrapping:
@@ -325,10 +325,7 @@ mod tests {
     use crate::selfplay::game::SplitMix;
 
     fn random_weights(seed: u64) -> Vec<i16> {
-        let mut rng = SplitMix(seed);
-        (0..WEIGHT_COUNT)
-            .map(|_| (rng.below(201) as i32 - 100) as i16)
-            .collect()
+        super::super::patterns::random_weights(seed, WEIGHT_COUNT, 100)
     }
 
     /// The inputs set in `v`: input `32 * block + square` for the blocks our men, their men,

@@ -330,6 +330,15 @@ pub fn explain(weights: &[i16], pos: &Position) -> Vec<(&'static str, i32)> {
     out
 }
 
+/// `count` random weights from `-bound` to `bound` (for the tests of both models).
+#[cfg(test)]
+pub(super) fn random_weights(seed: u64, count: usize, bound: u64) -> Vec<i16> {
+    let mut rng = crate::selfplay::game::SplitMix(seed);
+    (0..count)
+        .map(|_| (rng.below(2 * bound + 1) as i32 - bound as i32) as i16)
+        .collect()
+}
+
 /// A random legal-looking position: men off their crowning rows, up to 24 pieces (for the
 /// tests of both models).
 #[cfg(test)]
@@ -366,10 +375,7 @@ mod tests {
     use crate::selfplay::game::SplitMix;
 
     fn random_weights(seed: u64) -> Vec<i16> {
-        let mut rng = SplitMix(seed);
-        (0..WEIGHT_COUNT)
-            .map(|_| (rng.below(401) as i32 - 200) as i16)
-            .collect()
+        super::random_weights(seed, WEIGHT_COUNT, 200)
     }
 
     #[test]
