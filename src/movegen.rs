@@ -162,6 +162,27 @@ pub fn has_quiet_move(pos: &Position) -> bool {
         || Dir::ALL.iter().any(|d| d.shift(kings) & empty != 0)
 }
 
+/// A cheap lower bound on the side to move's quiet moves, for a position without a capture:
+/// one for each man's step and one for each king's first step in a direction. It is exact
+/// but for flying kings, which may go further.
+#[inline]
+pub fn quiet_steps(pos: &Position) -> u32 {
+    let us = pos.side();
+    let empty = pos.empty();
+    let men = pos.men(us);
+    let kings = pos.kings_of(us);
+    let by_men: u32 = us
+        .forward()
+        .iter()
+        .map(|d| (d.shift(men) & empty).count_ones())
+        .sum();
+    let by_kings: u32 = Dir::ALL
+        .iter()
+        .map(|d| (d.shift(kings) & empty).count_ones())
+        .sum();
+    by_men + by_kings
+}
+
 /// Whether the side to move has any legal move; without one it has lost.
 #[inline]
 pub fn has_legal_move<R: Rules>(pos: &Position) -> bool {
@@ -308,5 +329,37 @@ mod tests {
     fn opponent_capture_is_the_capture_of_the_other_side() {
         opponent_capture_agrees::<Russian>(Variant::Russian, 3);
         opponent_capture_agrees::<English>(Variant::English, 4);
+    }
+
+    /// `quiet_steps` counts the quiet moves of a position without a capture exactly where kings
+    /// step, and never more than them where kings fly; so at most 1 wherever a side has one
+    /// move, which is what the search's static pruning asks of it.
+    fn quiet_steps_bound_the_moves<R: Rules>(variant: Variant, seed: u64) {
+        let (checked, fewer) = (Cell::new(0), Cell::new(0));
+        random_positions::<R>(variant.start_fen(), 200, seed, |pos| {
+            if has_capture::<R>(pos) {
+                return;
+            }
+            let steps = quiet_steps(pos) as u64;
+            let moves = count_moves::<R>(pos, Counting::Unique);
+            if R::FLYING_KINGS {
+                assert!(steps <= moves, "{variant:?} {pos:?}: {steps} > {moves}");
+                assert_eq!(steps == 0, moves == 0, "{variant:?} {pos:?}");
+            } else {
+                assert_eq!(steps, moves, "{variant:?} {pos:?}");
+            }
+            checked.set(checked.get() + 1);
+            fewer.set(fewer.get() + (steps < moves) as usize);
+        });
+        assert!(checked.get() > 1000, "{}", checked.get());
+        // Flying kings reach further than a step in some of these positions, or the bound
+        // would not have been tested.
+        assert_eq!(fewer.get() > 0, R::FLYING_KINGS, "{variant:?}");
+    }
+
+    #[test]
+    fn quiet_steps_count_the_moves_but_a_flying_kings_further_squares() {
+        quiet_steps_bound_the_moves::<Russian>(Variant::Russian, 5);
+        quiet_steps_bound_the_moves::<English>(Variant::English, 6);
     }
 }

@@ -1,6 +1,6 @@
 //! Which evaluation a search plays with: the option `Eval` (UCI) / `eval` (Hub).
 
-use super::library::{learned_for, loaded_from_file};
+use super::library::learned_for;
 use super::Learned;
 use crate::variant::Variant;
 use std::fmt;
@@ -9,28 +9,17 @@ use std::str::FromStr;
 /// Which evaluation plays.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub enum EvalChoice {
-    /// The variant's best, as measured: the learned evaluation where its weights won their
-    /// match against the hand-written one (`learned_plays_by_default`) or were named at
-    /// start-up (`crownhead --eval-file`), else the hand-written.
+    /// The variant's best, as measured. Today that is the learned evaluation in both variants:
+    /// each network beat the hand-written evaluation in a match (docs/TRAINING.md). It is a
+    /// word of its own so that GUIs and scripts that leave it alone keep playing the best when
+    /// a variant's measured best changes.
     #[default]
     Auto,
-    /// The learned evaluation where the variant has weights, else the hand-written one.
+    /// The learned evaluation where the variant has weights (the embedded ones, or the file
+    /// named by `crownhead --eval-file`), else the hand-written one.
     Learned,
-    /// The hand-written evaluation (`src/eval.rs`).
+    /// The hand-written evaluation (`src/eval/`).
     HandWritten,
-}
-
-/// Whether `Auto` plays the learned evaluation in `variant`: true only where the weights
-/// beat the hand-written evaluation in a match (docs/TRAINING.md has the figures).
-///
-/// Russian: the network won its match by +92 Elo, but with it a depth-12 search misses one
-/// mate of the tactics suite (5 plies, found at depth 16): its scores meet the pruning margins
-/// tuned for the hand-written evaluation. Until that is fixed, `Eval learned` plays it.
-const fn learned_plays_by_default(variant: Variant) -> bool {
-    match variant {
-        Variant::English => true,
-        Variant::Russian => false,
-    }
 }
 
 impl EvalChoice {
@@ -50,11 +39,6 @@ impl EvalChoice {
     pub fn learned(self, variant: Variant) -> Option<&'static Learned> {
         match self {
             EvalChoice::HandWritten => None,
-            EvalChoice::Auto
-                if !learned_plays_by_default(variant) && !loaded_from_file(variant) =>
-            {
-                None
-            }
             EvalChoice::Auto | EvalChoice::Learned => learned_for(variant),
         }
     }
@@ -102,5 +86,10 @@ mod tests {
             );
         }
         assert!(EvalChoice::Learned.learned(Variant::English).is_some());
+        assert!(EvalChoice::Learned.learned(Variant::Russian).is_some());
+        // Each variant's network won its match against the hand-written evaluation.
+        for variant in [Variant::English, Variant::Russian] {
+            assert!(EvalChoice::Auto.learned(variant).is_some(), "{variant}");
+        }
     }
 }

@@ -18,22 +18,11 @@ fn embedded_bytes(variant: Variant) -> Option<&'static [u8]> {
     }
 }
 
-/// A variant's learned evaluation in use, and whether it came from a file named at start-up.
-struct InUse {
-    learned: Learned,
-    from_file: bool,
-}
+/// Per variant (indexed by `Variant::file_code`): the learned evaluation in use, once looked
+/// up.
+static IN_USE: [OnceLock<Option<Learned>>; 2] = [OnceLock::new(), OnceLock::new()];
 
-/// Per variant (indexed by `Variant::file_code`): the weights in use, once looked up.
-static IN_USE: [OnceLock<Option<InUse>>; 2] = [OnceLock::new(), OnceLock::new()];
-
-/// Whether `variant`'s weights were loaded by `load_file`: a user who names a file wants it
-/// to play, so `EvalChoice::Auto` then plays it.
-pub fn loaded_from_file(variant: Variant) -> bool {
-    matches!(slot(variant).get(), Some(Some(u)) if u.from_file)
-}
-
-fn slot(variant: Variant) -> &'static OnceLock<Option<InUse>> {
+fn slot(variant: Variant) -> &'static OnceLock<Option<Learned>> {
     &IN_USE[usize::from(variant.file_code())]
 }
 
@@ -46,15 +35,10 @@ pub fn learned_for(variant: Variant) -> Option<&'static Learned> {
             let bytes = embedded_bytes(variant)?;
             Weights::parse(bytes, variant)
                 .and_then(Learned::new)
-                .map(|learned| InUse {
-                    learned,
-                    from_file: false,
-                })
                 .map_err(|e| log::error!("embedded {variant} weights: {e}"))
                 .ok()
         })
         .as_ref()
-        .map(|u| &u.learned)
 }
 
 /// Reads a weights file and makes it its variant's weights for the rest of the process. It must
@@ -71,12 +55,8 @@ pub fn load_file(path: &Path) -> Result<Variant, WeightsError> {
     let weights = Weights::parse(&bytes, variant)
         .and_then(Learned::new)
         .map_err(|e| WeightsError(format!("{name}: {}", e.0)))?;
-    let in_use = InUse {
-        learned: weights,
-        from_file: true,
-    };
     slot(variant)
-        .set(Some(in_use))
+        .set(Some(weights))
         .map_err(|_| WeightsError(format!("{variant} weights were already in use")))?;
     Ok(variant)
 }

@@ -12,7 +12,9 @@ use crate::bitboard::Color;
 use crate::egtb::Prober;
 use crate::eval::evaluate_for;
 use crate::learned::Accumulators;
-use crate::movegen::{capturers, has_capture, opponent_has_capture, search_captures, search_moves};
+use crate::movegen::{
+    capturers, has_capture, opponent_has_capture, quiet_steps, search_captures, search_moves,
+};
 use crate::moves::{self, Move};
 use crate::position::Position;
 use crate::tt::{self, move_code, Bound};
@@ -469,11 +471,17 @@ impl<'a, R: Rules> Worker<'a, R> {
     ///   threatened is a shot the evaluation cannot see;
     /// - only while both sides have men: where one side has only kings, material says little
     ///   about whether the win can be forced, and the search must find the moves (without this
-    ///   a depth-4 search missed the tactics suite's two men and a king against a king).
+    ///   a depth-4 search missed the tactics suite's two men and a king against a king);
+    /// - never where the side to move may have a single move: a forced move is the mark of a
+    ///   zugzwang, which a static evaluation cannot see (the single-reply extension looks past
+    ///   it for that reason). Without this, the network pruned the forced king moves of the
+    ///   tactics suite's double-corner shut-in (a mate in 5 plies, then found only at depth
+    ///   16) on its score before the mate. `quiet_steps` counts the moves without generating
+    ///   them, which a node that is cut never does.
     ///
-    /// Zugzwang, common in checkers, is why it stops a few plies from the leaves: there a side
-    /// that must move can lose what the evaluation promised. `must_capture` says whether the
-    /// side to move has a capture (the caller has asked already).
+    /// Zugzwang is also why it stops a few plies from the leaves: there a side that must move
+    /// can lose what the evaluation promised. `must_capture` says whether the side to move has
+    /// a capture (the caller has asked already).
     #[inline(always)]
     fn static_cut(
         &mut self,
@@ -492,6 +500,7 @@ impl<'a, R: Rules> Worker<'a, R> {
             || pos.men(Color::White) == 0
             || pos.men(Color::Black) == 0
             || must_capture
+            || quiet_steps(pos) < 2
             || opponent_has_capture::<R>(pos)
         {
             return None;
