@@ -139,8 +139,8 @@ impl Network {
     }
 
     /// The evaluation's arithmetic, for both paths, written so that the compiler vectorises
-    /// it; `avx2` (a
-    /// constant where this is inlined) says whether the second layer may use AVX2 by hand.
+    /// it; `avx2` (a constant where this is inlined) says whether the second layer may use
+    /// AVX2 by hand.
     #[inline(always)]
     fn parts_body(
         &self,
