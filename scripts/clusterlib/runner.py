@@ -11,7 +11,10 @@ Fault injection, for the tests (`scripts/cluster_check.py`): a job may carry
 `fault = {"kind": "kill-command" | "kill-worker", "marker": PATH}`. The first attempt to see no
 file at PATH creates it, waits until the command has written some output (a game), then kills
 the command's whole process group (as the OOM killer or an operator would) or the Ray worker
-itself (as when a node is lost). Later attempts find the marker and run normally.
+itself (as when a node is lost). Later attempts find the marker and run normally. A short
+command may write its output and end between two looks (a pair of depth-2 games takes
+milliseconds): the fault then strikes at its end, the attempt failing all the same, so that a
+test of it never passes by luck of timing.
 """
 
 from __future__ import annotations
@@ -145,11 +148,17 @@ def run_job(job: Dict) -> Dict:
                             os.kill(os.getpid(), signal.SIGKILL)
                         _kill_group(proc)
                         fault = None
-                    time.sleep(0.05)
+                    time.sleep(0.005 if fault else 0.05)
             except BaseException:
                 # KeyboardInterrupt from ray.cancel, or the time limit: no engine outlives it.
                 _kill_group(proc)
                 raise
+            if fault:
+                # The command ended before the fault was seen to strike: strike now.
+                if fault["kind"] == "kill-worker":
+                    os.kill(os.getpid(), signal.SIGKILL)
+                raise _failed(" ".join(job["argv"][:2]), -signal.SIGKILL,
+                              "killed by the injected fault")
             out.seek(0)
             err.seek(0)
             stdout = out.read().decode("utf-8", "replace")
