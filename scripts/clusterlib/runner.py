@@ -74,6 +74,13 @@ def _kill_group(proc: subprocess.Popen) -> None:
     proc.wait()
 
 
+def _strike(fault: Dict, proc: subprocess.Popen) -> None:
+    """The injected fault: the Ray worker killed (this process), or the command's group."""
+    if fault["kind"] == "kill-worker":
+        os.kill(os.getpid(), signal.SIGKILL)
+    _kill_group(proc)
+
+
 def _output_started(workdir: str, outputs: List[str], threshold: int) -> bool:
     for name in outputs:
         try:
@@ -144,27 +151,24 @@ def run_job(job: Dict) -> Dict:
                         _kill_group(proc)
                         raise _failed(f"timed out after {deadline} s", None, "")
                     if fault and _output_started(scratch, outputs, fault.get("after_bytes", 0)):
-                        if fault["kind"] == "kill-worker":
-                            os.kill(os.getpid(), signal.SIGKILL)
-                        _kill_group(proc)
+                        _strike(fault, proc)
                         fault = None
                     time.sleep(0.005 if fault else 0.05)
             except BaseException:
                 # KeyboardInterrupt from ray.cancel, or the time limit: no engine outlives it.
                 _kill_group(proc)
                 raise
+            what = " ".join(job["argv"][:2])
             if fault:
                 # The command ended before the fault was seen to strike: strike now.
-                if fault["kind"] == "kill-worker":
-                    os.kill(os.getpid(), signal.SIGKILL)
-                raise _failed(" ".join(job["argv"][:2]), -signal.SIGKILL,
-                              "killed by the injected fault")
+                _strike(fault, proc)
+                raise _failed(what, -signal.SIGKILL, "killed by the injected fault")
             out.seek(0)
             err.seek(0)
             stdout = out.read().decode("utf-8", "replace")
             stderr = err.read().decode("utf-8", "replace")
         if proc.returncode != 0:
-            raise _failed(" ".join(job["argv"][:2]), proc.returncode, stderr)
+            raise _failed(what, proc.returncode, stderr)
         files = {}
         for name in outputs:
             path = os.path.join(scratch, name)
