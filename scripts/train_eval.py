@@ -42,6 +42,7 @@ in the order of `layout()`), and a 64-bit FNV-1a checksum of everything before i
 from __future__ import annotations
 
 import argparse
+import lzma
 import os
 import struct
 import subprocess
@@ -115,7 +116,8 @@ def read_data(paths: list[str]):
     chunks, games = [], []
     game_base = 0
     for path in paths:
-        with open(path, "rb") as f:
+        # A set kept compressed (`xz`, as a session hands its games to the next) reads as is.
+        with (lzma.open(path, "rb") if path.endswith(".xz") else open(path, "rb")) as f:
             raw = f.read()
         if raw[:4] != b"CHSP" or raw[4] != 1:
             sys.exit(f"error: {path} is not a version 1 self-play file")
@@ -308,7 +310,8 @@ def engine_evals(binary: str, variant: int, fen_list: list[str], weights: str | 
 
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
-    p.add_argument("--data", action="append", required=True)
+    p.add_argument("--data", action="append", required=True,
+                   help="a self-play file (docs/SELFPLAY.md), or one compressed with xz (.xz)")
     p.add_argument("--out")
     p.add_argument("--epochs", type=int, default=30)
     p.add_argument("--lr", type=float, default=0.5)
@@ -335,6 +338,9 @@ def main() -> None:
     # Whole games on one side of the split: a game's positions are alike.
     held_games = rng.random(game.max() + 1) < a.holdout
     held = held_games[game]
+    if held.all() or not held.any():
+        sys.exit(f"error: {game.max() + 1} games are too few to hold some out and train on the "
+                 f"rest (--holdout {a.holdout}): play more")
     k = fit_scale(score[~held], result[~held])
     target = a.lam * result + (1 - a.lam) * sigmoid(score / k)
     print(f"{len(rec)} positions of {game.max() + 1} games ({held.sum()} held out), "

@@ -120,7 +120,8 @@ def integer_eval(q, x):
 
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
-    p.add_argument("--data", action="append", required=True)
+    p.add_argument("--data", action="append", required=True,
+                   help="a self-play file (docs/SELFPLAY.md), or one compressed with xz (.xz)")
     p.add_argument("--out")
     p.add_argument("--epochs", type=int, default=8)
     p.add_argument("--lr", type=float, default=0.001)
@@ -147,6 +148,9 @@ def main() -> None:
     rng = np.random.default_rng(a.seed)
     # Whole games on one side of the split, drawn as train_eval.py draws them.
     held = (rng.random(game.max() + 1) < a.holdout)[game]
+    if held.all() or not held.any():
+        sys.exit(f"error: {game.max() + 1} games are too few to hold some out and train on the "
+                 f"rest (--holdout {a.holdout}): play more")
     k = te.fit_scale(score[~held], result[~held])
     target = (a.lam * result + (1 - a.lam) * te.sigmoid(score / k)).astype(np.float32)
     if a.base == "handwritten":
