@@ -213,8 +213,9 @@ def main() -> None:
     q = net.rounded()
     rounded = np.concatenate([integer_eval(q, x[held_rows[i:i + 65536]]) for i in range(0, len(held_rows), 65536)])
     print(f"best held-out error {best:.5f}; with the engine's integer weights "
-          f"{error(rounded + base[held_rows], held_rows):.5f}; on the {len(sample)} of the "
-          f"hand-written baseline {error(integer_eval(q, x[sample]) + base[sample], sample):.5f}")
+          f"{error(rounded + base[held_rows], held_rows):.5f}; the network on the {len(sample)} "
+          f"positions the hand-written evaluation was measured on (above) "
+          f"{error(integer_eval(q, x[sample]) + base[sample], sample):.5f}")
     if a.out:
         values = np.concatenate([v.ravel() for v in q])
         te.write_weights(a.out, variant, k, values, a.base, extra_flags=NETWORK_FLAG)
