@@ -19,6 +19,23 @@ use crate::search::{Clock, Limits, Score, SearchInfo, SearchOutcome};
 use crate::variant::Variant;
 use std::time::Duration;
 
+/// The commands of this dialect, one line each, for `help` (docs/PROTOCOL.md has the details).
+#[rustfmt::skip]
+const HELP: &[(&str, &str)] = &[
+    ("hub", "identify the engine and list its parameters, then wait"),
+    ("set-param name=N value=V", "set a parameter (variant, hash, threads, ...)"),
+    ("init", "answer ready once the engine is ready"),
+    ("ping", "answer pong"),
+    ("new-game", "forget the last game"),
+    ("pos [pos=P|fen=F] [moves=\"M ...\"]", "set the position (Hub board or PDN FEN), then moves"),
+    ("level depth=D|nodes=N|move-time=S|time=S inc=S|infinite", "how long the next go searches"),
+    ("go think|ponder|analyze", "search; ends with done move=..."),
+    ("ponder-hit", "the pondered move was played; search on for real"),
+    ("stop", "end the search now and answer done"),
+    ("help", "this list"),
+    ("quit", "leave"),
+];
+
 /// The Hub search level, as set by `level` and reset by `pos`.
 #[derive(Clone, Debug, Default, PartialEq)]
 struct Level {
@@ -218,6 +235,10 @@ impl Hub {
             "quit" => {
                 no_args()?;
                 return Ok(Flow::Quit);
+            }
+            "help" => {
+                no_args()?;
+                super::write_help(out, "Crownhead speaks Hub:", HELP);
             }
             _ => return Err(ProtocolError::UnknownCommand(command)),
         }
