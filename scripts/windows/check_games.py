@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Judge games played by a Windows build of Crownhead with the Linux engine.
 
-Reads the games that ``cbhost.exe`` (the DLL test host) or ``checkerboard_wine.sh`` (the real
-CheckerBoard, its PDN turned into the same lines) printed:
+Reads the games that ``cbhost.exe`` (the DLL test host) printed, or (``--pdn``) a PDN file that
+the real CheckerBoard wrote (``checkerboard_wine.sh``):
 
     game-start GAMETYPE FEN
     move GAMETYPE PLY FEN_BEFORE MOVE FEN_AFTER RESULT
@@ -12,10 +12,10 @@ and replays each game in the Linux ``crownhead`` over its UCI-style protocol: af
 ``position fen START moves m1 ... mk`` and ``d``. A move is right when the Linux engine takes
 it without an error and reaches the position the Windows side wrote (``FEN_AFTER``, when the
 line has one); a game that ended with ``draw`` must be over in the Linux engine's rules too
-(``Result: 1/2-1/2``), and one that ended with ``no-move`` must leave the side to move without
-a legal move.
+(``Result: 1/2-1/2``), one that ended with ``no-move`` must leave the side to move without
+a legal move, and a PDN game (which CheckerBoard ended) must be over.
 
-Usage: check_games.py LOG [--engine target/release/crownhead]
+Usage: check_games.py LOG [--engine target/release/crownhead] [--pdn GAMETYPE] [--expect N]
 Prints one line per game and "N passed, N failed"; exit status 0 only when every game passed.
 """
 
@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import re
 import subprocess
 import sys
 from typing import List, Optional, Tuple
@@ -38,6 +39,35 @@ class Game:
         # (move, fen_after or None)
         self.moves: List[Tuple[str, Optional[str]]] = []
         self.end: Optional[str] = None
+
+
+def read_pdn(path: str, gametype: str) -> List[Game]:
+    """The games of a PDN file as CheckerBoard writes it (Game > copy): the start position
+    from a FEN tag (else the variant's start), the moves, and how the game ended, read from
+    its result or from CheckerBoard's closing comment ("CB declared draw ...")."""
+    with open(path, encoding="utf-8", errors="replace") as f:
+        text = f.read()
+    games: List[Game] = []
+    for chunk in re.split(r"\n(?=\[Event )", text):
+        tags = dict(re.findall(r'^\[(\w+) "([^"]*)"\]', chunk, re.M))
+        gt = tags.get("GameType", gametype).split(",")[0] or gametype
+        start = tags.get("FEN") or ("B:W21-32:B1-12" if gt == "21" else "W:W21-32:B1-12")
+        body = re.sub(r"^\[.*\]\s*$", "", chunk, flags=re.M)
+        comments = " ".join(re.findall(r"\{([^}]*)\}", body))
+        body = re.sub(r"\{[^}]*\}", " ", body)
+        g = Game(gt, start)
+        for token in body.split():
+            if re.fullmatch(r"\d+\.+", token) or token in ("*", "1-0", "0-1", "1/2-1/2", "2-0", "0-2", "1-1"):
+                continue
+            token = re.sub(r"^\d+\.+", "", token)
+            if token:
+                g.moves.append((token, None))
+        result = tags.get("Result", "*")
+        # CheckerBoard ended the game (the caller knows): by its draw rules, else because the
+        # side to move had no move; either way the game must be over in Crownhead's rules.
+        g.end = "draw" if "declared draw" in comments or result in ("1/2-1/2", "1-1") else "over"
+        games.append(g)
+    return games
 
 
 def read_games(path: str) -> List[Game]:
@@ -127,6 +157,8 @@ def judge(engine_path: str, game: Game) -> Tuple[bool, str]:
             return False, "the game has no end line"
         if game.end == "draw" and not fields.get("Result", "").startswith("1/2-1/2"):
             return False, f"ended drawn, but the Linux engine's rules say {fields.get('Result')}"
+        if game.end == "over" and "Result" not in fields:
+            return False, "CheckerBoard ended the game, but the Linux engine plays on"
         if game.end == "no-move":
             if not game.moves:
                 errors, fields = engine.show(game.start, [])
@@ -145,11 +177,19 @@ def main() -> int:
         "--engine", default=os.path.join(ROOT, "target", "release", "crownhead")
     )
     parser.add_argument("--expect", type=int, default=1, help="fewest games the log must hold")
+    parser.add_argument(
+        "--pdn",
+        metavar="GAMETYPE",
+        help="LOG is a PDN file (CheckerBoard's); GAMETYPE where it has no GameType tag",
+    )
+    parser.add_argument("--min-moves", type=int, default=10, help="fewest moves a game must have")
     args = parser.parse_args()
-    games = read_games(args.log)
+    games = read_pdn(args.log, args.pdn) if args.pdn else read_games(args.log)
     passed = failed = 0
     for g in games:
         ok, why = judge(args.engine, g)
+        if ok and len(g.moves) < args.min_moves:
+            ok, why = False, f"only {len(g.moves)} moves"
         print(f"{'ok' if ok else 'FAIL'} - {VARIANTS.get(g.gametype, g.gametype)} game: {why}")
         passed += ok
         failed += not ok

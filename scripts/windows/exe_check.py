@@ -193,7 +193,7 @@ def stopping(c: Checks, win: List[str]) -> None:
         c.check(
             ready is not None and took is not None and took < 0.5,
             f"{proto}: '{stop_word}' ends an endless search in "
-            f"{'never' if took is None else f'{took * 1000:.0f} ms'} "
+            f"{'never' if took is None else f'{took * 1000:.1f} ms'} "
             f"({searching} lines of progress before)",
         )
         e.send(go)
