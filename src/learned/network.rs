@@ -46,8 +46,7 @@ pub struct Network {
     /// The output bias, already times `ONE` like the products.
     b3: i32,
     linear: [i32; INPUTS],
-    /// Whether this processor has AVX2: the same code then runs 16 lanes wide. Read only on
-    /// x86_64, the one architecture with that path.
+    /// Whether this processor has AVX2: the same code then runs 16 lanes wide.
     #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
     avx2: bool,
 }

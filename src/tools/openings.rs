@@ -135,7 +135,7 @@ pub fn builtin(variant: Variant) -> Vec<Opening> {
         Variant::English => ENGLISH_BALLOTS,
         Variant::Russian => RUSSIAN_OPENINGS,
     };
-    // The built-in sets are checked by tests/openings.rs.
+    // The built-in sets are checked by tests/it/openings.rs.
     parse_openings(text, variant).unwrap_or_default()
 }
 
