@@ -148,7 +148,7 @@ struct DatabaseArgs {
     #[arg(long)]
     variant: Variant,
     /// Database directory (default: $XDG_DATA_HOME/crownhead/egtb or
-    /// ~/.local/share/crownhead/egtb).
+    /// ~/.local/share/crownhead/egtb; on Windows %LOCALAPPDATA%\crownhead\egtb).
     #[arg(long)]
     dir: Option<std::path::PathBuf>,
 }
