@@ -35,9 +35,14 @@ impl Frame {
     pub fn map_square(self, variant: Variant, n: u32) -> u32 {
         match (self, variant) {
             (Frame::Consistent, _) => n,
-            // Row reversal: pydraughts' russian square 1 is a1, docs/RULES.md's is b8.
-            (Frame::Pydraughts06, Variant::Russian) => (7 - (n - 1) / 4) * 4 + (n - 1) % 4 + 1,
+            // Row reversal: pydraughts' russian (and brazilian) square 1 is a1, docs/RULES.md's
+            // is b8.
+            (Frame::Pydraughts06, Variant::Russian | Variant::Brazilian) => {
+                (7 - (n - 1) / 4) * 4 + (n - 1) % 4 + 1
+            }
             (Frame::Pydraughts06, Variant::English) => 33 - n,
+            // The others are numbered as docs/RULES.md numbers them (mirrored, for italian).
+            (Frame::Pydraughts06, _) => n,
         }
     }
 }
