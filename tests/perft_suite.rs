@@ -149,7 +149,10 @@ fn perft_suites() {
 #[test]
 #[ignore]
 fn deep_perft_suites() {
-    assert!(!cfg!(debug_assertions), "the deep perft wants a release build");
+    assert!(
+        !cfg!(debug_assertions),
+        "the deep perft wants a release build"
+    );
     run_suites(|e| {
         let cap = if e.counting == Counting::Orders {
             ORDERS_CAP

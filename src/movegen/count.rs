@@ -109,11 +109,7 @@ pub(crate) fn count_leaf<R: Rules, S: Side>(
 /// `count_leaf` where some captures take precedence over others or men do not take every
 /// piece (`!Rules::FREE_CAPTURES`): every capture is walked, and the walker keeps the best.
 #[inline(never)]
-fn ranked_count<R: Rules, S: Side>(
-    b: &Board,
-    counting: Counting,
-    scratch: &mut Vec<Board>,
-) -> u64 {
+fn ranked_count<R: Rules, S: Side>(b: &Board, counting: Counting, scratch: &mut Vec<Board>) -> u64 {
     let from = capturing_pieces::<R, S>(b);
     if from == 0 {
         let empty = b.empty();

@@ -141,6 +141,9 @@ mod tests {
         let it = |n| parse_square_in(Variant::Italian, n).unwrap().number();
         assert_eq!(it("1"), 4);
         assert_eq!(parse_square_in(Variant::Russian, "1").unwrap().number(), 1);
-        assert_eq!(SquareStyle::Mirrored.square(Square::from_number(4).unwrap()), "1");
+        assert_eq!(
+            SquareStyle::Mirrored.square(Square::from_number(4).unwrap()),
+            "1"
+        );
     }
 }

@@ -11,7 +11,7 @@ use super::options::{self, Frame, OPTIONS};
 use super::{Flow, Out, ProtocolError};
 use crate::game::Game;
 use crate::moves::Move;
-use crate::notation::fen::parse_fen;
+use crate::notation::fen::parse_fen_in;
 use crate::notation::hub;
 use crate::notation::move_text::MoveError;
 use crate::notation::quote::quote;
@@ -343,7 +343,10 @@ fn parse_pos(variant: Variant, frame: Frame, args: &[Arg]) -> Result<Game, Proto
     let mut game = match position {
         None => Game::start(variant),
         Some((k, v)) => match k.as_str() {
-            "pos" => Game::new(variant, parse_fen(&hub_to_fen(value("pos", k, v)?)?)?),
+            "pos" => Game::new(
+                variant,
+                parse_fen_in(variant, &hub_to_fen(value("pos", k, v)?)?)?,
+            ),
             "fen" => Game::from_fen(variant, value("pos", k, v)?)?,
             _ => Game::start(variant),
         },
