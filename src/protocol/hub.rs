@@ -11,7 +11,7 @@ use super::options::{self, Frame, OPTIONS};
 use super::{Flow, Out, ProtocolError};
 use crate::game::Game;
 use crate::moves::Move;
-use crate::notation::fen::parse_fen;
+use crate::notation::fen::parse_fen_in;
 use crate::notation::hub;
 use crate::notation::move_text::MoveError;
 use crate::notation::quote::quote;
@@ -372,7 +372,7 @@ fn parse_pos(variant: Variant, frame: Frame, args: &[Arg]) -> Result<Game, Proto
             // Scan's board string, or (as lidraughts may send) a PDN FEN, told apart by its colons.
             "pos" => match value("pos", k, v)? {
                 fen if fen.contains(':') => Game::from_fen(variant, fen)?,
-                board => Game::new(variant, parse_fen(&hub_to_fen(board)?)?),
+                board => Game::new(variant, parse_fen_in(variant, &hub_to_fen(board)?)?),
             },
             "fen" => Game::from_fen(variant, value("pos", k, v)?)?,
             _ => Game::start(variant),
