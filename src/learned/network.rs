@@ -47,6 +47,7 @@ pub struct Network {
     b3: i32,
     linear: [i32; INPUTS],
     /// Whether this processor has AVX2: the same code then runs 16 lanes wide.
+    #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
     avx2: bool,
 }
 

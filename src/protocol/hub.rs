@@ -35,6 +35,9 @@ struct Level {
 #[derive(Default)]
 pub struct Hub {
     level: Level,
+    /// Whether `init` has come: Scan searches only after it, and a client that skips it has
+    /// not set the variant it means.
+    ready: bool,
 }
 
 /// The error line of this dialect. pydraughts splits arguments on `=` and spaces outside quotes,
@@ -191,6 +194,7 @@ impl Hub {
             "set-param" => set_param(engine, &args)?,
             "init" => {
                 no_args()?;
+                self.ready = true;
                 out.line("ready");
             }
             "ping" => {
@@ -206,6 +210,7 @@ impl Hub {
                 self.level = Level::default();
             }
             "level" => self.level = parse_level(&self.level, &args)?,
+            "go" if !self.ready => return Err(ProtocolError::NotReady("go".into())),
             "go" => self.go(engine, out, &args)?,
             "ponder-hit" => {
                 no_args()?;
@@ -343,7 +348,11 @@ fn parse_pos(variant: Variant, frame: Frame, args: &[Arg]) -> Result<Game, Proto
     let mut game = match position {
         None => Game::start(variant),
         Some((k, v)) => match k.as_str() {
-            "pos" => Game::new(variant, parse_fen(&hub_to_fen(value("pos", k, v)?)?)?),
+            // Scan's board string, or (as lidraughts may send) a PDN FEN, told apart by its colons.
+            "pos" => match value("pos", k, v)? {
+                fen if fen.contains(':') => Game::from_fen(variant, fen)?,
+                board => Game::new(variant, parse_fen(&hub_to_fen(board)?)?),
+            },
             "fen" => Game::from_fen(variant, value("pos", k, v)?)?,
             _ => Game::start(variant),
         },
@@ -405,18 +414,17 @@ fn reporter(out: Out, frame: Frame, variant: Variant) -> Reporter {
 }
 
 fn info_line(info: &SearchInfo, frame: Frame, variant: Variant) -> String {
+    // The fields in Scan's order, which lidraughts' parser reads by position. Crownhead
+    // measures no mean depth: `mean-depth` is the deepest ply reached (`seldepth`).
     let mut s = format!(
-        "info depth={} score={} nodes={} time={:.3} nps={:.3}",
+        "info depth={} mean-depth={} score={} nodes={} time={:.3} nps={:.3}",
         info.depth,
+        info.seldepth,
         score_men(info.score),
         info.nodes,
         info.time_ms as f64 / 1000.0,
         info.nps as f64 / 1e6
     );
-    // Not a Scan key: only shown when the endgame databases answered.
-    if info.tbhits > 0 {
-        s.push_str(&format!(" tbhits={}", info.tbhits));
-    }
     if !info.pv.is_empty() {
         let pv: Vec<String> = info
             .pv
@@ -424,6 +432,11 @@ fn info_line(info: &SearchInfo, frame: Frame, variant: Variant) -> String {
             .map(|m| hub_move(m, frame, variant))
             .collect();
         s.push_str(&format!(" pv=\"{}\"", pv.join(" ")));
+    }
+    // Not a Scan key: only shown when the endgame databases answered, after the keys that
+    // parsers read by position.
+    if info.tbhits > 0 {
+        s.push_str(&format!(" tbhits={}", info.tbhits));
     }
     s
 }

@@ -109,6 +109,8 @@ pub struct SearchOutcome {
 #[derive(Clone, Debug, Default)]
 pub struct SearchControl {
     flags: Arc<ControlFlags>,
+    /// Reads signals from outside the process's memory into the flags (see `with_signals`).
+    signals: Option<fn(&SearchControl)>,
 }
 
 #[derive(Debug, Default)]
@@ -125,6 +127,23 @@ impl SearchControl {
                 stop: AtomicBool::new(false),
                 pondering: AtomicBool::new(pondering),
             }),
+            signals: None,
+        }
+    }
+
+    /// The same control, whose flags the search also sets from `read` each time it polls:
+    /// where no other thread can reach the flags (a browser's worker, busy searching), `read`
+    /// looks at a flag the page sets (in a `SharedArrayBuffer`) and calls `stop` or
+    /// `ponderhit`. It must be cheap: the search calls it every thousand nodes or so.
+    pub fn with_signals(mut self, read: fn(&SearchControl)) -> SearchControl {
+        self.signals = Some(read);
+        self
+    }
+
+    /// Reads the outside signals, if any, into the flags.
+    pub fn refresh(&self) {
+        if let Some(read) = self.signals {
+            read(self);
         }
     }
 
@@ -192,6 +211,9 @@ impl Searcher {
 
     /// Starts or ends threads to match the option, ahead of the search that needs them.
     fn start_threads(&mut self) {
+        if !crate::platform::THREADS {
+            return;
+        }
         let wanted = self.options.threads.max(1);
         if self.pool.len() != wanted {
             let started = self.pool.resize(wanted);
