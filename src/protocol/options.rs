@@ -253,7 +253,7 @@ pub const OPTIONS: &[OptionSpec] = &[
     },
     OptionSpec {
         uci: Some("MultiPV"),
-        hub: None,
+        hub: Some("multipv"),
         kind: Kind::Spin {
             default: 1,
             min: 1,

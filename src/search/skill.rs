@@ -5,8 +5,8 @@
 //! the position and the level, so a level is as deterministic as the search under it: the same
 //! position at the same level gives the same move.
 //!
-//! Levels weaken only a search that ends by itself (`go`/`go think`): analysis (`infinite`)
-//! is always at full strength. Full strength is the search untouched (the bench signature
+//! Levels weaken only a search for a move to play (`go`, `go think`): analysis (`infinite`,
+//! Hub's `go analyze` with any level) is always at full strength. Full strength is the search untouched (the bench signature
 //! does not depend on this module).
 
 use super::{Limits, Score, SearchInfo, SearchOutcome};
@@ -121,7 +121,7 @@ impl Skill {
 
     /// Whether this level changes the search of `limits` at all.
     pub fn weakens(self, limits: &Limits) -> bool {
-        self != Skill::FULL && !limits.infinite
+        self != Skill::FULL && !limits.infinite && !limits.analysis
     }
 
     /// The limits a search at this level runs under: the caller's, capped.
@@ -226,6 +226,12 @@ mod tests {
             ..Limits::default()
         };
         assert!(!club.weakens(&analysis));
+        let analyze = Limits {
+            depth: Some(8),
+            analysis: true,
+            ..Limits::default()
+        };
+        assert!(!club.weakens(&analyze));
         assert!(!Skill::FULL.weakens(&Limits::default()));
         assert!(club.weakens(&Limits::default()));
     }
