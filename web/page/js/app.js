@@ -270,8 +270,9 @@ function playLine(moves) {
 
 function afterChange() {
   refresh();
-  startAnalysis();
+  // The engine's move first: it marks the engine as thinking, which analysis waits for.
   maybeEngineMove();
+  startAnalysis();
 }
 
 async function maybeEngineMove() {
@@ -396,7 +397,7 @@ async function startAnalysis() {
   }
   const g = S.game;
   const root = G.legal(g);
-  const hasMultipv = engine.setParam('multipv', 3);
+  const hasMultipv = 'multipv' in engine.params;
   $('multipvnote').hidden = hasMultipv;
   $('multipvnote').textContent = 'This engine build reports one line (no multipv param).';
   $('enginestat').textContent = 'thinking…';
@@ -404,7 +405,7 @@ async function startAnalysis() {
     fen: hubBoard(gameAt(0)),
     moves: S.mainline.slice(0, S.ply).map((m) => m.hub),
     mode: 'analyze',
-    params: { skill: 'full' },
+    params: { skill: 'full', multipv: 3 },
     onInfo: (info) => {
       if (token !== S.atoken) return;
       const moves = [];
@@ -419,7 +420,6 @@ async function startAnalysis() {
       }
       if (walk.free) walk.free();
       S.lines[info.multipv - 1] = { ...info, moves };
-      if (info.multipv === 1) S.lines.length = Math.max(1, S.lines.filter(Boolean).length);
       $('enginestat').textContent = `depth ${info.depth}, ${(info.nodes / 1e6).toFixed(2)} M nodes`;
       drawLines();
       if (info.multipv === 1) {
