@@ -32,8 +32,8 @@ if ! { [ -x "$bindgen" ] && [ "$("$bindgen" --version)" = "wasm-bindgen $version
         cargo install wasm-bindgen-cli --version "=$version" --root "$tools" >&2
 fi
 
-cargo build --release --locked --target wasm32-unknown-unknown \
-    --manifest-path web/engine/Cargo.toml >&2
+# From the crate's folder, so that its .cargo/config.toml (SIMD) applies.
+(cd web/engine && cargo build --release --locked --target wasm32-unknown-unknown >&2)
 rm -rf "$dist"
 mkdir -p "$dist"
 "$bindgen" --target web --no-typescript --out-dir "$dist" --out-name crownhead_web \

@@ -177,13 +177,9 @@ def play_game(driver, exe: str, variant: str, rng: random.Random, max_plies: int
         const g = G.make(S.variant, S.startFen); const out = [];
         for (const m of S.mainline) { out.push([G.fen(g), m.squares, m.captured]); G.play(g, m.text); }
         return out;""")
-    first_engine = 1 if s["side"] else 1
     bad = []
-    for i, (fen, squares, captured) in enumerate(replay):
-        if i % 2 != first_engine % 2 and fen.startswith("W"):
-            pass
-        mover = fen[0]
-        if mover == "B":  # the engine plays Black
+    for fen, squares, captured in replay:
+        if fen[0] == "B":  # the engine plays Black
             engine_moves += 1
             if path_text(squares, captured) not in native_paths(exe, variant, fen):
                 bad.append((fen, path_text(squares, captured)))
@@ -193,18 +189,36 @@ def play_game(driver, exe: str, variant: str, rng: random.Random, max_plies: int
           f"{multi} multi-captures), ended: {s['result']['result']} ({s['result']['reason']})")
 
 
-def multi_capture(driver, exe: str, variant: str, fen: str, piece: int, expect_final: int) -> None:
-    """Sets `fen` by typing it, tries a piece that may not move (the compulsory capture is
-    shown), then plays the capture by clicking the piece and its final square."""
+def multi_capture(driver, exe: str, variant: str, rng: random.Random) -> None:
+    """A position (found among random ones by the page's rules) where a man takes two or more
+    pieces: typed in as a FEN; a piece that may not move is tried first (the compulsory capture
+    is shown), then the capture is played by clicking the man and its final square."""
+    fens = []
+    for _ in range(3000):
+        squares = rng.sample(range(5, 29), 7)
+        fens.append(f"W:W{squares[0]},{squares[1]}:B{','.join(map(str, squares[2:]))}")
+    found = js(driver, """
+        const c = window.crownhead, G = c.G;
+        for (const fen of arguments[0]) {
+          let g; try { g = G.make(c.S.variant, fen); } catch (e) { continue; }
+          const legal = G.legal(g);
+          const m = legal.find(m => m.captured.length >= 2);
+          if (!m) continue;
+          const movers = new Set(legal.map(x => x.squares[0]));
+          if (movers.size > 1) continue;  // the other man must be one that cannot move
+          const same = legal.filter(x => x.squares[0] === m.squares[0] &&
+                                        x.squares[x.squares.length - 1] === m.squares[m.squares.length - 1]);
+          if (same.length === 1) return [fen, m.squares[0], m.squares[m.squares.length - 1]];
+        }
+        return null;""", fens)
+    if not check(found is not None, f"{variant}: a position with a multi-capture: {found}"):
+        return
+    fen, piece, final = found
     select(driver, "color", "both")
     set_fen(driver, fen)
     s = state(driver)
     legal = s["legal"]
-    caps = [m for m in legal if m["squares"][0] == piece and m["squares"][-1] == expect_final]
-    if not check(len(caps) == 1 and len(caps[0]["captured"]) >= 2,
-                 f"{variant}: {fen} has one multi-capture {piece}->{expect_final}: {legal}"):
-        return
-    # Another piece of the side to move, one that cannot capture.
+    caps = [m for m in legal if m["squares"][0] == piece and m["squares"][-1] == final]
     movers = {m["squares"][0] for m in legal}
     own = js(driver, """const c = window.crownhead; return c.G.pieces(c.S.game)
         .filter(p => p.color === c.G.side(c.S.game)).map(p => p.square);""")
@@ -215,17 +229,17 @@ def multi_capture(driver, exe: str, variant: str, fen: str, piece: int, expect_f
         forced = js(driver, "return document.querySelectorAll('#board .sq-forced').length;")
         check("compulsory" in s["message"] and forced >= 1,
               f"{variant}: trying a piece that cannot capture shows the compulsory capture "
-              f"({forced} squares marked: {s['message']})")
+              f"({forced} squares marked: {s['message']!r})")
     click_square(driver, piece)
     targets = js(driver, "return [...document.querySelectorAll('#board .target')].map(t => +t.dataset.square);")
-    check(expect_final in targets, f"{variant}: the capture's final square is shown as a target {targets}")
-    click_square(driver, expect_final)
+    check(final in targets, f"{variant}: the capture's final square is shown as a target {targets}")
+    click_square(driver, final)
     s = state(driver)
     check(s["n"] == 1 and s["paths"][0] == caps[0]["squares"],
-          f"{variant}: the multi-capture {caps[0]['text']} played by two clicks")
-    paths = native_paths(exe, variant, fen)
-    check(path_text(caps[0]["squares"], caps[0]["captured"]) in paths,
-          f"{variant}: the native engine lists {path_text(caps[0]['squares'], caps[0]['captured'])}")
+          f"{variant}: {fen}: the {len(caps[0]['captured'])}-piece capture {caps[0]['text']} "
+          "played by two clicks")
+    text = path_text(caps[0]["squares"], caps[0]["captured"])
+    check(text in native_paths(exe, variant, fen), f"{variant}: the native engine lists {text}")
 
 
 def set_fen(driver, fen: str) -> None:
@@ -241,7 +255,7 @@ def bad_setups(driver, variant: str) -> None:
     select(driver, "color", "both")
     click(driver, "new")
     before = state(driver)
-    for fen, what in [("W:W21-32:Bxyz", "a bad FEN"), ("W:W1,21-32:B1-12", "a square taken twice")]:
+    for fen, what in [("W:W21-32:Bxyz", "a bad FEN"), ("W:W21-32:B1-12,21", "a square given to both sides")]:
         set_fen(driver, fen)
         s = state(driver)
         check(s["fen"] == before["fen"] and s["message"].startswith("Not set"),
@@ -261,47 +275,56 @@ def bad_setups(driver, variant: str) -> None:
     click(driver, "editcancel")
 
 
-def same_ending_captures(driver, exe: str) -> None:
-    """A king with two captures that end on the same square by different ways round: the
-    final square alone is ambiguous, the square in between decides."""
-    # Russian: a white king on 29 (a1) ... found below by search over small positions.
-    fen = find_ambiguous(exe)
-    if not fen:
-        check(False, "a position with two captures ending on one square was found")
+def same_ending_captures(driver, variant: str, rng: random.Random) -> None:
+    """Two captures of one piece that end on the same square by different ways: the final
+    square alone is ambiguous, a square in between decides. The position is found among random
+    ones (a king against a few men) by the rules library in the page itself."""
+    fens = []
+    for _ in range(3000):
+        squares = rng.sample(range(1, 33), 6)
+        king, men = squares[0], squares[1:rng.randint(4, 6)]
+        fens.append(f"W:WK{king}:B{','.join(map(str, men))}")
+    fen = js(driver, """
+        const c = window.crownhead, G = c.G;
+        for (const fen of arguments[0]) {
+          let g; try { g = G.make(c.S.variant, fen); } catch (e) { continue; }
+          const ends = {};
+          for (const m of G.legal(g)) {
+            const k = m.squares[0] + '>' + m.squares[m.squares.length - 1];
+            if ((ends[k] = (ends[k] || 0) + 1) > 1) return fen;
+          }
+        }
+        return null;""", fens)
+    if not check(fen is not None, f"{variant}: a position with two captures ending on one square: {fen}"):
         return
     select(driver, "color", "both")
     set_fen(driver, fen)
     s = state(driver)
-    legal = s["legal"]
     groups: dict = {}
-    for m in legal:
+    for m in s["legal"]:
         groups.setdefault((m["squares"][0], m["squares"][-1]), []).append(m)
     pair = next(v for v in groups.values() if len(v) > 1)
-    want = pair[1]
+    # The move to enter, and a landing square of it that no other of the group passes.
+    for want in pair:
+        others = [o for o in pair if o is not want]
+        distinct = [x for x in want["squares"][1:-1]
+                    if all(x not in o["squares"][1:-1] for o in others)]
+        if distinct:
+            break
+    else:
+        check(False, f"{variant}: the captures of {fen} differ by a square in between: {pair}")
+        return
     click_square(driver, want["squares"][0])
     click_square(driver, want["squares"][-1])
     s = state(driver)
-    check(s["n"] == 0 and "in between" in s["message"],
-          f"russian: two captures end on one square: asks for a square in between ({s['message']!r})")
-    distinct = [x for x in want["squares"][1:-1] if all(x not in o["squares"][1:-1] for o in pair if o is not want)]
+    marked = js(driver, "return [...document.querySelectorAll('#board .target.between')].map(t => +t.dataset.square);")
+    check(s["n"] == 0 and "in between" in s["message"] and distinct[0] in marked,
+          f"{variant}: {fen}: {len(pair)} captures end on one square: the page asks for a square "
+          f"in between ({s['message']!r}, marks {marked})")
     click_square(driver, distinct[0])
     s = state(driver)
     check(s["n"] == 1 and s["paths"][0] == want["squares"],
-          f"russian: the square in between chose {want['text']}")
-
-
-def find_ambiguous(exe: str) -> str | None:
-    # Known shape: a king that can go round a square of four men both ways.
-    for fen in ["W:WK29:B18,19,26,27", "W:WK22:B17,18,25,26", "W:WK30:B22,23,26,27"]:
-        paths = native_paths(exe, "russian", fen)
-        ends: dict = {}
-        for p in paths:
-            n = p.split("x")
-            if len(n) > 2:
-                ends.setdefault((n[0], n[-1]), set()).add(p)
-        if any(len(v) > 1 for v in ends.values()):
-            return fen
-    return None
+          f"{variant}: the square in between chose {want['text']}")
 
 
 def review(driver, exe: str, shots: str) -> None:
@@ -458,14 +481,13 @@ def main() -> int:
                     play_game(driver, args.exe, variant, rng, max_plies=400)
             driver.find_element(By.CSS_SELECTOR, ".board-area").screenshot(
                 os.path.join(shots, "page-game-end.png"))
-            multi_capture(driver, args.exe, "russian", "W:W27:B10,11,18,19", 27, 4) \
-                if "russian" in variants else None
             for variant in variants:
                 select(driver, "variant", variant)
+                multi_capture(driver, args.exe, variant, rng)
                 bad_setups(driver, variant)
-            if "russian" in variants:
-                select(driver, "variant", "russian")
-                same_ending_captures(driver, args.exe)
+            for variant in variants:
+                select(driver, "variant", variant)
+                same_ending_captures(driver, variant, rng)
             # Flip: square 1 moves to the other corner.
             before = js(driver, "return window.crownhead.board.cellOf(1);")
             click(driver, "flip")
