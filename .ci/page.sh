@@ -13,7 +13,8 @@ if ! { [ -x /usr/bin/chromium ] && [ -x /usr/bin/chromedriver ]; }; then
     apt-get install -y chromium chromium-driver >/dev/null 2>&1 ||
         { apt-get update >/dev/null 2>&1 && apt-get install -y chromium chromium-driver >/dev/null; }
 fi
-cargo build --release
-scripts/build_web.sh >/dev/null
+# Both are built already when .ci/web.sh ran first; then these are quick no-ops.
+cargo build --release >/dev/null 2>&1 || cargo build --release
+scripts/build_web.sh >/tmp/page_build_web.log 2>&1 || { tail -30 /tmp/page_build_web.log; exit 1; }
 python3 scripts/web/test_page.py "${full[@]}"
 echo "page.sh: $(( $(date +%s) - start )) s"

@@ -100,7 +100,9 @@ def wait(driver, pred, what: str, timeout: float = 60) -> dict:
 
 def click_square(driver, square: int) -> None:
     """A real mouse click at the square's centre on the screen."""
-    p = js(driver, "return window.crownhead.board.centre(arguments[0]);", square)
+    p = js(driver, """const b = window.crownhead.board, r = b.svg.getBoundingClientRect();
+        if (r.top < 0 || r.bottom > innerHeight) b.svg.scrollIntoView({block: 'nearest'});
+        return b.centre(arguments[0]);""", square)
     ab = ActionBuilder(driver)
     ab.pointer_action.move_to_location(int(p["x"]), int(p["y"]))
     ab.pointer_action.click()
@@ -280,9 +282,9 @@ def same_ending_captures(driver, variant: str, rng: random.Random) -> None:
     square alone is ambiguous, a square in between decides. The position is found among random
     ones (a king against a few men) by the rules library in the page itself."""
     fens = []
-    for _ in range(3000):
-        squares = rng.sample(range(1, 33), 6)
-        king, men = squares[0], squares[1:rng.randint(4, 6)]
+    for _ in range(20000):
+        squares = rng.sample(range(1, 33), 10)
+        king, men = squares[0], squares[1:rng.randint(5, 10)]
         fens.append(f"W:WK{king}:B{','.join(map(str, men))}")
     fen = js(driver, """
         const c = window.crownhead, G = c.G;
