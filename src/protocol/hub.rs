@@ -287,7 +287,13 @@ impl Hub {
         if mode == "analyze" && *l == Level::default() {
             limits.infinite = true;
         }
-        let reporter = reporter(out.clone(), engine.settings.frame, engine.settings.variant);
+        limits.analysis = mode == "analyze";
+        let reporter = reporter(
+            out.clone(),
+            engine.settings.frame,
+            engine.settings.variant,
+            engine.settings.search.multipv,
+        );
         engine.go(limits, mode == "ponder", reporter)
     }
 }
@@ -426,8 +432,15 @@ pub fn score_men(score: Score) -> String {
     format!("{:.2}", centi as f64 / 100.0)
 }
 
-fn reporter(out: Out, frame: Frame, variant: Variant) -> Reporter {
+/// With the `multipv` param above 1, every line is reported, each tagged `multipv=K` at its
+/// end; at 1 (the default) the lines are exactly Scan's.
+fn reporter(out: Out, frame: Frame, variant: Variant, multipv: usize) -> Reporter {
     Box::new(move |report| match report {
+        Report::Info(info) if multipv > 1 => out.line(&format!(
+            "{} multipv={}",
+            info_line(info, frame, variant),
+            info.multipv
+        )),
         Report::Info(info) if info.multipv <= 1 => out.line(&info_line(info, frame, variant)),
         Report::Info(_) => {}
         Report::Done(outcome) => out.line(&done_line(outcome, frame, variant)),
