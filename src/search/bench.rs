@@ -142,7 +142,9 @@ mod tests {
     fn bench_file_is_well_formed() {
         let positions = parse_positions(BENCH_POSITIONS).unwrap();
         assert!(positions.len() >= 30);
-        for variant in Variant::ALL {
+        // The bench searches the first two variants only, so that its node-count signature
+        // stays comparable across commits as variants are added.
+        for variant in [Variant::Russian, Variant::English] {
             assert!(positions.iter().filter(|p| p.0 == variant).count() >= 10);
         }
         assert!(parse_positions("chess;W:W1:B2").is_err());
