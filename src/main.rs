@@ -97,6 +97,8 @@ enum Command {
     Match(crownhead::tools::matches::MatchArgs),
     /// Play against the engine in the terminal.
     Play(crownhead::tools::play::PlayArgs),
+    /// Serve the browser page on 127.0.0.1 (play and analyse; docs/WEB.md).
+    Web(crownhead::tools::web::WebArgs),
     /// Play the engine against itself and record positions, scores and results for training.
     Selfplay(crownhead::tools::selfplay::SelfplayArgs),
     /// Endgame databases: build, inspect, probe (docs/EGTB.md).
@@ -153,7 +155,7 @@ struct DatabaseArgs {
     #[arg(long)]
     variant: Variant,
     /// Database directory (default: $XDG_DATA_HOME/crownhead/egtb or
-    /// ~/.local/share/crownhead/egtb).
+    /// ~/.local/share/crownhead/egtb; on Windows %LOCALAPPDATA%\crownhead\egtb).
     #[arg(long)]
     dir: Option<std::path::PathBuf>,
 }
@@ -241,6 +243,7 @@ fn main() -> ExitCode {
         Some(Command::Analyze(args)) => crownhead::tools::analyze::run(args),
         Some(Command::Match(args)) => crownhead::tools::matches::run(args),
         Some(Command::Play(args)) => crownhead::tools::play::run(args),
+        Some(Command::Web(args)) => crownhead::tools::web::run(args),
         Some(Command::Selfplay(args)) => crownhead::tools::selfplay::run(&args),
         Some(Command::Egtb { command }) => run_egtb(command),
     };

@@ -231,6 +231,13 @@ impl Session {
                     value(EngineOption::DbPath)
                 ),
             ),
+            (
+                "get/set skill",
+                format!(
+                    "strength: beginner, novice, casual, club, strong, expert or full; now {}",
+                    value(EngineOption::Skill)
+                ),
+            ),
             ("get/set book", "0: Crownhead has no opening book".into()),
             (
                 "set gamehist FEN moves",

@@ -85,6 +85,8 @@ pub enum ProtocolError {
     Syntax(String),
     /// The machine cannot provide what was asked (memory for the hash table).
     Resource(String),
+    /// The command needs the engine to be initialised first (Hub's `init`).
+    NotReady(String),
 }
 
 impl fmt::Display for ProtocolError {
@@ -128,6 +130,7 @@ impl fmt::Display for ProtocolError {
             }
             ProtocolError::Syntax(s) => write!(f, "syntax: {s}"),
             ProtocolError::Resource(s) => f.write_str(s),
+            ProtocolError::NotReady(c) => write!(f, "{c}: send init first"),
         }
     }
 }
@@ -171,6 +174,27 @@ impl Out {
             std::process::exit(0);
         }
     }
+}
+
+/// Writes a dialect's `help`: one line per command, its syntax padded to one column, for a person
+/// at the prompt (a GUI never sends `help`, so the lines need no protocol prefix).
+fn write_help(out: &Out, title: &str, commands: &[(&str, &str)]) {
+    out.line(title);
+    let width = commands.iter().map(|(c, _)| c.len()).max().unwrap_or(0);
+    for (command, what) in commands {
+        out.line(&format!("  {command:<width$}  {what}"));
+    }
+}
+
+/// The one line a person who starts the engine in a terminal sees (on stderr, so that stdout
+/// stays the protocol): what this is and how to go on.
+pub fn greeting() -> String {
+    let names: Vec<&str> = crate::Variant::ALL.iter().map(|v| v.name()).collect();
+    format!(
+        "Crownhead {}, a draughts engine ({}). Type 'help' for the commands, 'quit' to leave.",
+        env!("CARGO_PKG_VERSION"),
+        names.join(", ")
+    )
 }
 
 /// What a dialect asks the loop to do after a line.
@@ -255,53 +279,96 @@ fn read_line(input: &mut dyn BufRead) -> std::io::Result<Option<Result<String, u
     Ok(Some(Ok(text.trim_end_matches(['\n', '\r']).to_string())))
 }
 
-/// Runs the protocol loop until `quit` or end of input. `dialect` is `None` when the first
-/// command chooses: `hub` starts Hub, anything else is read as the UCI-style dialect.
-pub fn run(input: &mut dyn BufRead, out: Out, dialect: Option<DialectKind>) {
-    let mut engine = Engine::new();
-    let mut current = dialect.map(|k| match k {
-        DialectKind::Uci => Dialect::Uci(uci::Uci::new()),
-        DialectKind::Hub => Dialect::Hub(hub::Hub::new()),
-    });
-    // A read error on stdin ends the session like end of input.
-    let mut quit = false;
-    while let Ok(Some(line)) = read_line(input) {
+/// One protocol session fed line by line: the engine, the dialect the first command chose and
+/// the output. `run` feeds it stdin; a host without a stdin (the browser's worker) feeds it the
+/// lines it receives, so both answer every line alike.
+pub struct Session {
+    engine: Engine,
+    dialect: Option<Dialect>,
+    out: Out,
+}
+
+impl Session {
+    /// A session writing to `out`. `dialect` is `None` when the first command chooses: `hub`
+    /// starts Hub, anything else is read as the UCI-style dialect.
+    pub fn new(out: Out, dialect: Option<DialectKind>) -> Session {
+        Session {
+            engine: Engine::new(),
+            dialect: dialect.map(|k| match k {
+                DialectKind::Uci => Dialect::Uci(uci::Uci::new()),
+                DialectKind::Hub => Dialect::Hub(hub::Hub::new()),
+            }),
+            out,
+        }
+    }
+
+    /// The engine, to adjust what the protocol does not reach (`Engine::set_signals`).
+    pub fn engine(&mut self) -> &mut Engine {
+        &mut self.engine
+    }
+
+    /// Handles one line (without its newline), or `Err(n)` for a line of `n` bytes that was
+    /// too long to read; an error is answered with one line of the dialect.
+    pub fn line(&mut self, line: Result<String, usize>) -> Flow {
         log::trace!("<< {line:?}");
         if matches!(&line, Ok(l) if l.trim().is_empty()) {
-            continue;
+            return Flow::Continue;
         }
-        let dialect = current.get_or_insert_with(|| match &line {
+        let dialect = self.dialect.get_or_insert_with(|| match &line {
             Ok(l) if l.split_whitespace().next() == Some("hub") => Dialect::Hub(hub::Hub::new()),
             _ => Dialect::Uci(uci::Uci::new()),
         });
         let result = match line {
-            Ok(l) => dialect.handle(&mut engine, &out, &l),
+            Ok(l) if l.len() > MAX_LINE => Err(ProtocolError::LineTooLong(l.len())),
+            Ok(l) => dialect.handle(&mut self.engine, &self.out, &l),
             Err(n) => Err(ProtocolError::LineTooLong(n)),
         };
         match result {
-            Ok(Flow::Continue) => {}
-            Ok(Flow::Quit) => {
-                quit = true;
-                break;
-            }
+            Ok(flow) => flow,
             Err(e) => {
                 log::debug!("error: {e}");
-                out.line(&dialect.error_line(&e));
+                self.out.line(&dialect.error_line(&e));
+                Flow::Continue
             }
         }
     }
-    if quit {
-        engine.shutdown();
-    } else {
-        engine.finish_input();
+
+    /// Ends the session: after `quit`, stops any search; at the end of input (`quit` false),
+    /// lets a search that ends by itself finish first.
+    pub fn finish(mut self, quit: bool) {
+        if quit {
+            self.engine.shutdown();
+        } else {
+            self.engine.finish_input();
+        }
     }
+}
+
+/// Runs the protocol loop until `quit` or end of input. `dialect` is `None` when the first
+/// command chooses: `hub` starts Hub, anything else is read as the UCI-style dialect.
+pub fn run(input: &mut dyn BufRead, out: Out, dialect: Option<DialectKind>) {
+    let mut session = Session::new(out, dialect);
+    // A read error on stdin ends the session like end of input.
+    let mut quit = false;
+    while let Ok(Some(line)) = read_line(input) {
+        if session.line(line) == Flow::Quit {
+            quit = true;
+            break;
+        }
+    }
+    session.finish(quit);
 }
 
 /// Runs the loop on stdin and stdout: the `crownhead` binary's front end, so only with the
 /// `cli` feature. A library user embedding the engine calls `run` with its own reader and `Out`.
 #[cfg(feature = "cli")]
 pub fn run_stdio(dialect: Option<DialectKind>) {
+    use std::io::IsTerminal;
     let stdin = std::io::stdin();
+    // Only a person types at a terminal; GUIs and scripts talk through pipes and see nothing new.
+    if stdin.is_terminal() {
+        eprintln!("{}", greeting());
+    }
     let mut lock = stdin.lock();
     run(&mut lock, Out::stdout(), dialect);
 }
@@ -341,6 +408,38 @@ mod tests {
         );
         let bytes = buf.0.lock().unwrap().clone();
         String::from_utf8(bytes).unwrap()
+    }
+
+    /// `help` lists the dialect's commands, and every command it lists is one the dialect
+    /// knows (a listed word that the dialect calls unknown fails the test).
+    /// `prefix` chooses the dialect as the stdin loop does (its first command).
+    fn help_lists_known_commands(prefix: &str) {
+        let text = session(&format!("{prefix}help\n"), None);
+        let listed: Vec<&str> = text
+            .lines()
+            .filter_map(|l| l.strip_prefix("  "))
+            .filter_map(|l| l.split_whitespace().next())
+            .collect();
+        assert!(listed.contains(&"quit") && listed.len() >= 10, "{text}");
+        for command in listed {
+            let answer = session(&format!("{prefix}{command}\n"), None);
+            assert!(!answer.contains("unknown command"), "{command}: {answer}");
+        }
+    }
+
+    #[test]
+    fn help_lists_each_dialects_commands() {
+        help_lists_known_commands("");
+        help_lists_known_commands("hub\n");
+    }
+
+    #[test]
+    fn the_greeting_names_every_variant() {
+        let line = greeting();
+        for v in crate::Variant::ALL {
+            assert!(line.contains(v.name()), "{line}");
+        }
+        assert!(line.contains("help"));
     }
 
     #[test]

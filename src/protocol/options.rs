@@ -4,6 +4,7 @@
 
 use super::ProtocolError;
 use crate::learned::EvalChoice;
+use crate::search::skill::Skill;
 use crate::search::SearchOptions;
 use crate::variant::Variant;
 
@@ -269,7 +270,7 @@ pub const OPTIONS: &[OptionSpec] = &[
     },
     OptionSpec {
         uci: Some("MultiPV"),
-        hub: None,
+        hub: Some("multipv"),
         kind: Kind::Spin {
             default: 1,
             min: 1,
@@ -280,6 +281,23 @@ pub const OPTIONS: &[OptionSpec] = &[
             Effect::Search
         },
         current: |s| s.search.multipv.to_string(),
+    },
+    OptionSpec {
+        uci: Some("Skill"),
+        hub: Some("skill"),
+        kind: Kind::Combo {
+            default: "full",
+            vars: &crate::search::skill::NAMES,
+            aliases: &[("max", "full"), ("maximum", "full")],
+        },
+        apply: |s, v| {
+            s.search.skill = match v {
+                Value::Word(w) => Skill::from_name(w).unwrap_or_default(),
+                _ => Skill::FULL,
+            };
+            Effect::Search
+        },
+        current: |s| s.search.skill.name().to_string(),
     },
     OptionSpec {
         uci: Some("MoveOverhead"),

@@ -137,7 +137,7 @@ pub fn builtin(variant: Variant) -> Vec<Opening> {
         Variant::Russian => RUSSIAN_OPENINGS,
         _ => return every_line(variant, THREE_PLIES),
     };
-    // The built-in sets are checked by tests/openings.rs.
+    // The built-in sets are checked by tests/it/openings.rs.
     parse_openings(text, variant).unwrap_or_default()
 }
 
