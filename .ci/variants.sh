@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # The five variants beyond russian and english (brazilian, pool, italian, spanish, czech): each
 # plays a short self-play match with the match tool, which must end with no illegal move, crash
-# or time forfeit; with --full longer matches. (`.ci/run --full` runs the ignored tests: the deep
-# perft of positions/, the forums' tables to depth 10 and Ed Gilbert's italian positions to their
-# last depth, about 2 minutes on 2 cores, and every variant's 4-piece databases.) The pydraughts
-# cross-check and Hub games of brazilian and italian run in crosscheck.py and hub_pydraughts.py.
+# or time forfeit (4 games each; 20 with --full). The deep perft of positions/ (the forums' tables
+# to depth 10, Ed Gilbert's italian positions to their last depth, about 2 minutes on 2 cores)
+# and the 4-piece databases of the five are ignored tests, which `.ci/run --full` runs with the
+# others. The pydraughts cross-check and Hub games of brazilian and italian run in
+# crosscheck.py and hub_pydraughts.py.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 start=$(date +%s)

@@ -241,7 +241,7 @@ fn russian_agrees_with_the_naive_solver_to_4_pieces() {
 }
 
 /// The five other variants' databases to 4 pieces (the builder is generic over the rules; about
-/// 15 s a variant): `.ci/variants.sh --full`.
+/// 15 s a variant): `.ci/run --full`.
 #[test]
 #[ignore]
 fn the_other_variants_agree_with_the_naive_solver_to_4_pieces() {

@@ -77,7 +77,13 @@ fn move_text_round_trips() {
         for pos in random_positions(v, 0xDEAD_BEEF + i as u64, 100, 120) {
             let unique = v.moves(&pos, Counting::Unique);
             for m in v.moves(&pos, Counting::Paths) {
-                for style in [SquareStyle::Numeric, SquareStyle::Algebraic] {
+                // Italian and spanish read numbers in their own (mirrored) numbering.
+                let numeric = if v.mirrored_numbering() {
+                    SquareStyle::Mirrored
+                } else {
+                    SquareStyle::Numeric
+                };
+                for style in [numeric, SquareStyle::Algebraic] {
                     // The full path names exactly this path.
                     let full = full_text(&m, style);
                     let back = parse_move(&full, &pos, v)

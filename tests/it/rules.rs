@@ -210,7 +210,8 @@ fn no_legal_move_loses() {
         assert_moves(v, "W:W21:B17,14", &[]);
         // Black's man on h8 is blocked by g7 and f6.
         assert_moves(v, "B:W8,11:B4", &[]);
-        let game = Game::from_fen(v, "W:W21:B17,14").unwrap();
+        // In our frame whatever the variant's numbering (italian's would mirror the FEN).
+        let game = Game::new(v, parse_fen("W:W21:B17,14").unwrap());
         let outcome = game.outcome().expect("the game is over");
         assert_eq!(outcome.result, GameResult::BlackWins);
         assert_eq!(outcome.reason, crownhead::EndReason::NoLegalMove);
