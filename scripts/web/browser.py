@@ -29,7 +29,7 @@ from typing import Any, Iterator
 HERE = os.path.dirname(os.path.abspath(__file__))
 SCRIPTS = os.path.dirname(HERE)
 ROOT = os.path.dirname(SCRIPTS)
-SELENIUM = "4.52.0"
+SELENIUM = "4.50.0"
 CHROMIUM = "/usr/bin/chromium"
 CHROMEDRIVER = "/usr/bin/chromedriver"
 FLAGS = [

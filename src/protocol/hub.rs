@@ -11,7 +11,7 @@ use super::options::{self, Frame, OPTIONS};
 use super::{Flow, Out, ProtocolError};
 use crate::game::Game;
 use crate::moves::Move;
-use crate::notation::fen::parse_fen;
+use crate::notation::fen::parse_fen_in;
 use crate::notation::hub;
 use crate::notation::move_text::MoveError;
 use crate::notation::quote::quote;
@@ -287,7 +287,13 @@ impl Hub {
         if mode == "analyze" && *l == Level::default() {
             limits.infinite = true;
         }
-        let reporter = reporter(out.clone(), engine.settings.frame, engine.settings.variant);
+        limits.analysis = mode == "analyze";
+        let reporter = reporter(
+            out.clone(),
+            engine.settings.frame,
+            engine.settings.variant,
+            engine.settings.search.multipv,
+        );
         engine.go(limits, mode == "ponder", reporter)
     }
 }
@@ -372,7 +378,7 @@ fn parse_pos(variant: Variant, frame: Frame, args: &[Arg]) -> Result<Game, Proto
             // Scan's board string, or (as lidraughts may send) a PDN FEN, told apart by its colons.
             "pos" => match value("pos", k, v)? {
                 fen if fen.contains(':') => Game::from_fen(variant, fen)?,
-                board => Game::new(variant, parse_fen(&hub_to_fen(board)?)?),
+                board => Game::new(variant, parse_fen_in(variant, &hub_to_fen(board)?)?),
             },
             "fen" => Game::from_fen(variant, value("pos", k, v)?)?,
             _ => Game::start(variant),
@@ -426,8 +432,15 @@ pub fn score_men(score: Score) -> String {
     format!("{:.2}", centi as f64 / 100.0)
 }
 
-fn reporter(out: Out, frame: Frame, variant: Variant) -> Reporter {
+/// With the `multipv` param above 1, every line is reported, each tagged `multipv=K` at its
+/// end; at 1 (the default) the lines are exactly Scan's.
+fn reporter(out: Out, frame: Frame, variant: Variant, multipv: usize) -> Reporter {
     Box::new(move |report| match report {
+        Report::Info(info) if multipv > 1 => out.line(&format!(
+            "{} multipv={}",
+            info_line(info, frame, variant),
+            info.multipv
+        )),
         Report::Info(info) if info.multipv <= 1 => out.line(&info_line(info, frame, variant)),
         Report::Info(_) => {}
         Report::Done(outcome) => out.line(&done_line(outcome, frame, variant)),

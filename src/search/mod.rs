@@ -15,6 +15,7 @@ mod ordering;
 mod pool;
 mod score;
 mod shared;
+pub mod skill;
 mod tb;
 mod threads;
 mod time;
@@ -46,6 +47,8 @@ pub struct SearchOptions {
     pub move_overhead_ms: u64,
     /// The evaluation that plays.
     pub eval: EvalChoice,
+    /// The strength level of searches that end by themselves (`skill`); full by default.
+    pub skill: skill::Skill,
 }
 
 impl Default for SearchOptions {
@@ -56,6 +59,7 @@ impl Default for SearchOptions {
             multipv: 1,
             move_overhead_ms: 50,
             eval: EvalChoice::Auto,
+            skill: skill::Skill::FULL,
         }
     }
 }
@@ -292,7 +296,9 @@ impl Searcher {
 
     /// Searches the current position of `game` (whose history counts for repetitions and draw
     /// rules) within `limits`, reporting progress to `report`, until the limits are reached or
-    /// `control` says stop. While `control` is pondering, time limits do not apply.
+    /// `control` says stop. While `control` is pondering, time limits do not apply. Below full
+    /// strength (`SearchOptions::skill`) a search that ends by itself is capped and may choose
+    /// a weaker line (`skill`).
     pub fn search(
         &mut self,
         game: &Game,
@@ -300,10 +306,56 @@ impl Searcher {
         control: &SearchControl,
         report: &mut dyn FnMut(&SearchInfo),
     ) -> SearchOutcome {
+        let skill = self.options.skill;
+        if !skill.weakens(limits) {
+            return self.run(game, limits, None, control, report);
+        }
+        let wanted = self.options.multipv.max(1);
+        let lines = skill.level().lines.max(wanted);
+        // The lines of the last iteration reported, best first.
+        let mut last: Vec<SearchInfo> = Vec::new();
+        let outcome = self.run(
+            game,
+            &skill.cap(limits),
+            Some(lines),
+            control,
+            &mut |info| {
+                if info.multipv <= 1 {
+                    last.clear();
+                }
+                last.push(info.clone());
+                if info.multipv <= wanted {
+                    report(info);
+                }
+            },
+        );
+        skill.choose(game.position().key(), &last, &outcome)
+    }
+
+    /// One search with the options as set, or with `multipv` lines instead.
+    fn run(
+        &mut self,
+        game: &Game,
+        limits: &Limits,
+        multipv: Option<usize>,
+        control: &SearchControl,
+        report: &mut dyn FnMut(&SearchInfo),
+    ) -> SearchOutcome {
         // The threads of the last search may still be winding down: each takes this search's
         // job when it has ended the last one's.
         self.tt.new_search();
-        let (pool, tt, options) = (&self.pool, &self.tt, &self.options);
+        let widened;
+        let options = match multipv {
+            Some(k) => {
+                widened = SearchOptions {
+                    multipv: k,
+                    ..self.options.clone()
+                };
+                &widened
+            }
+            None => &self.options,
+        };
+        let (pool, tt) = (&self.pool, &self.tt);
         let db = self.databases[game.variant() as usize].clone();
         crate::with_rules!(game.variant(), R => threads::run::<R>(pool, tt, options, db, game, limits, control, report))
     }

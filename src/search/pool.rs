@@ -171,7 +171,10 @@ impl Drop for Pool {
         // The threads are ended and joined, so that none is still running (or tearing itself
         // down) when the process exits: a search winding down has its stop flag set and ends
         // within a poll. Only if they are not all parked within a second are they left to end
-        // on their own.
+        // on their own. A pool without threads (the browser's) has nothing to wait for.
+        if self.threads.is_empty() {
+            return;
+        }
         let idle = self.wait_idle_for(std::time::Duration::from_secs(1));
         for (jobs, handle) in self.threads.drain(..) {
             drop(jobs);

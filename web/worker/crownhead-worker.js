@@ -29,14 +29,20 @@ if (self.name === ENGINE_NAME) {
   const pending = [];
   let searches = 0;
 
+  let lines = 0;
   const drain = () => {
     while (session && pending.length) {
       const line = pending.shift();
       const go = command(line) === 'go';
-      if (go) searches += 1;
+      lines += 1;
+      if (go) {
+        searches += 1;
+        // The front answers `ping` itself while this line runs.
+        self.postMessage({ busy: lines });
+      }
       session.line(line);
-      // The front counts this search as over: lines now reach a waiting engine.
-      if (go) self.postMessage({ searched: searches });
+      // Every line's answers are out: the front counts the line done, and a search over.
+      self.postMessage({ processed: lines, searched: searches });
     }
   };
 
@@ -66,6 +72,10 @@ if (self.name === ENGINE_NAME) {
   let engine = null;
   let sent = 0; // `go` lines sent to the current engine
   let searched = 0; // of them, those it has finished
+  let forwarded = 0; // lines sent to the current engine
+  let processed = 0; // of them, those it has answered
+  let busy = 0; // the line (a go) it is running, if above `processed`
+  const pings = []; // for each `ping` not yet answered, the lines sent before it
   let lastInfo = null; // the last info line of the running search
   let swallowing = false; // while a fresh engine replays the settings
   let stopWhenInfo = false; // no info line yet to answer a stop from
@@ -83,11 +93,33 @@ if (self.name === ENGINE_NAME) {
     engine.postMessage({ flags });
     sent = 0;
     searched = 0;
+    forwarded = 0;
+    processed = 0;
+    busy = 0;
+  };
+
+  const forward = (line) => {
+    forwarded += 1;
+    engine.postMessage(line);
+  };
+
+  // A `ping` is answered once every line before it has been answered, or at once when the
+  // only line before it still running is a search: as the native reader thread answers it.
+  const answerPings = () => {
+    while (pings.length && (processed >= pings[0] || (busy > processed && busy === pings[0]))) {
+      pings.shift();
+      if (!swallowing) self.postMessage('pong');
+    }
   };
 
   const fromEngine = (data) => {
     if (data && typeof data === 'object') {
-      searched = data.searched;
+      if (data.busy) busy = data.busy;
+      if (data.processed) {
+        processed = data.processed;
+        searched = data.searched;
+      }
+      answerPings();
       return;
     }
     const line = String(data);
@@ -126,10 +158,12 @@ if (self.name === ENGINE_NAME) {
     if (moves.length > 0) done += ` move=${moves[0]}`;
     if (moves.length > 1) done += ` ponder=${moves[1]}`;
     self.postMessage(done);
+    // The old engine's lines are gone with it: pings waiting on them are answered now.
+    for (const p of pings.splice(0)) self.postMessage('pong');
     start();
     swallowing = true;
-    for (const line of settings.concat(position)) engine.postMessage(line);
-    engine.postMessage('ping');
+    for (const line of settings.concat(position)) forward(line);
+    forward('ping');
     release();
   };
 
@@ -145,18 +179,17 @@ if (self.name === ENGINE_NAME) {
 
   const handle = (line) => {
     const cmd = command(line);
+    if (cmd === 'ping' && line.trim() === 'ping') {
+      pings.push(forwarded);
+      answerPings();
+      return;
+    }
     if (stopWhenInfo) {
-      if (cmd === 'ping') self.postMessage('pong');
-      else held.push(line);
+      held.push(line);
       return;
     }
     if (sent > searched) {
-      // The engine is searching. `ping` is answered here, at once, as the native reader
-      // thread answers it; any other line but `ponder-hit` ends the search first (Scan's rule).
-      if (cmd === 'ping') {
-        self.postMessage('pong');
-        return;
-      }
+      // A search runs or waits to: any line but `ponder-hit` ends it first (Scan's rule).
       if (cmd === 'ponder-hit') {
         if (flags) Atomics.store(flags, 1, sent);
         else stopSearch();
@@ -171,7 +204,7 @@ if (self.name === ENGINE_NAME) {
       sent += 1;
       lastInfo = null;
     }
-    if (!stopWhenInfo) engine.postMessage(line);
+    if (!stopWhenInfo) forward(line);
     else held.push(line);
   };
 
