@@ -78,8 +78,9 @@ if [ $full = 1 ]; then
     cargo clippy --target x86_64-pc-windows-gnu --all-targets -- -D warnings
     echo "== Windows: the unit tests under Wine"
     CARGO_TARGET_X86_64_PC_WINDOWS_GNU_RUNNER=wine cargo test --target x86_64-pc-windows-gnu --lib
+    # The release profile: the builds above are reused; the shipped archives use dist.
     echo "== release archives: built, unpacked and run"
-    scripts/release.sh "$(sed -n 's/^version = "\(.*\)"/\1/p' Cargo.toml | head -1)" --no-pgo --test
+    scripts/release.sh "$(sed -n 's/^version = "\(.*\)"/\1/p' Cargo.toml | head -1)" --no-pgo --profile release --test
     if [ -n "${CHECKERBOARD_SRC:-}" ] && [ -d "$CHECKERBOARD_SRC" ]; then
         echo "== the real CheckerBoard under Wine (CHECKERBOARD_SRC=$CHECKERBOARD_SRC)"
         scripts/windows/checkerboard_wine.sh "$CHECKERBOARD_SRC"
