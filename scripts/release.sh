@@ -18,7 +18,7 @@
 #   --test  unpacks each archive into DIR/test and runs what is in it: the Linux engine and
 #           library, the Windows ones under Wine (the 32-bit ones when wine32 works), and checks
 #           SHA256SUMS. Prints "N passed, N failed".
-# Output: DIR (default target/dist).
+# Output: DIR (default target/release-archives; target/dist is cargo's own for the dist profile).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
@@ -27,7 +27,7 @@ shift
 pgo=1
 test=0
 profile=
-out=target/dist
+out=target/release-archives
 while [ $# -gt 0 ]; do
     case $1 in
     --no-pgo) pgo=0; shift ;;
