@@ -8,7 +8,7 @@
 # the exe against the Linux build (dialogues of both protocols, stop, perft 9 in both
 # variants, the bench signature).
 # --full adds: the same for the 32-bit builds (wine32), the bench speed against Linux (medians
-# of 7 alternate runs), the unit tests under Wine, the release archives (scripts/release.sh,
+# of 7 alternate runs), clippy and the unit tests for Windows, the release archives (scripts/release.sh,
 # unpacked and run), and the real CheckerBoard (checkerboard_wine.sh) when CHECKERBOARD_SRC
 # names a folder of its source.
 # Needs target/release/crownhead (the Linux engine, the judge): built here if missing.
@@ -74,10 +74,13 @@ test_arch() { # test_arch ARCH: build, check statically, run under Wine
 test_arch x86_64
 if [ $full = 1 ]; then
     test_arch i686
+    echo "== Windows: lints of the cfg(windows) code"
+    cargo clippy --target x86_64-pc-windows-gnu --all-targets -- -D warnings
     echo "== Windows: the unit tests under Wine"
     CARGO_TARGET_X86_64_PC_WINDOWS_GNU_RUNNER=wine cargo test --target x86_64-pc-windows-gnu --lib
+    # The release profile: the builds above are reused; the shipped archives use dist.
     echo "== release archives: built, unpacked and run"
-    scripts/release.sh "$(sed -n 's/^version = "\(.*\)"/\1/p' Cargo.toml | head -1)" --no-pgo --test
+    scripts/release.sh "$(sed -n 's/^version = "\(.*\)"/\1/p' Cargo.toml | head -1)" --no-pgo --profile release --test
     if [ -n "${CHECKERBOARD_SRC:-}" ] && [ -d "$CHECKERBOARD_SRC" ]; then
         echo "== the real CheckerBoard under Wine (CHECKERBOARD_SRC=$CHECKERBOARD_SRC)"
         scripts/windows/checkerboard_wine.sh "$CHECKERBOARD_SRC"

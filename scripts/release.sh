@@ -13,11 +13,12 @@
 # else `release`. The Windows builds need MinGW-w64 and rustup's windows-gnu targets
 # (.ci/windows.sh installs them).
 #
-# Usage: scripts/release.sh VERSION [--no-pgo] [--test] [--out DIR]
+# Usage: scripts/release.sh VERSION [--no-pgo] [--test] [--out DIR] [--profile NAME]
+#   --profile  another cargo profile than dist (e.g. release: quicker, for trying the script)
 #   --test  unpacks each archive into DIR/test and runs what is in it: the Linux engine and
 #           library, the Windows ones under Wine (the 32-bit ones when wine32 works), and checks
 #           SHA256SUMS. Prints "N passed, N failed".
-# Output: DIR (default target/dist).
+# Output: DIR (default target/release-archives; target/dist is cargo's own for the dist profile).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
@@ -25,12 +26,14 @@ version=${1:?usage: scripts/release.sh VERSION [--no-pgo] [--test] [--out DIR]}
 shift
 pgo=1
 test=0
-out=target/dist
+profile=
+out=target/release-archives
 while [ $# -gt 0 ]; do
     case $1 in
     --no-pgo) pgo=0; shift ;;
     --test) test=1; shift ;;
     --out) out=$2; shift 2 ;;
+    --profile) profile=$2; shift 2 ;;
     *) echo "unknown argument $1" >&2; exit 2 ;;
     esac
 done
@@ -38,8 +41,10 @@ case $version in */* | *' '* | '') echo "bad VERSION '$version'" >&2; exit 2 ;; 
 crate_version=$(sed -n 's/^version = "\(.*\)"/\1/p' Cargo.toml | head -1)
 [ "$version" = "$crate_version" ] ||
     echo "note: VERSION $version is not Cargo.toml's $crate_version (the engine names itself by the latter)" >&2
-profile=release
-grep -q '^\[profile\.dist\]' Cargo.toml && profile=dist
+if [ -z "${profile:-}" ]; then
+    profile=release
+    grep -q '^\[profile\.dist\]' Cargo.toml && profile=dist
+fi
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
 stage=$out/stage
