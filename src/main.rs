@@ -16,7 +16,7 @@ use std::time::Instant;
 struct Cli {
     #[command(subcommand)]
     command: Option<Command>,
-    /// Play with this learned-evaluation weights file (scripts/train_eval.py) instead of the
+    /// Play with this learned-evaluation weights file (scripts/train_net.py) instead of the
     /// embedded weights of its variant, to test a new fit without a rebuild; before the
     /// subcommand (`crownhead --eval-file F bench --eval learned`), or alone for the protocol.
     #[arg(long, value_name = "FILE")]
@@ -82,7 +82,7 @@ enum Command {
         /// russian or english.
         #[arg(long, default_value = "russian")]
         variant: Variant,
-        /// A weights file written by scripts/train_eval.py.
+        /// A weights file written by scripts/train_net.py.
         #[arg(long)]
         weights: Option<String>,
     },

@@ -1,12 +1,12 @@
-//! The learned evaluation's weights file, as `scripts/train_eval.py` writes it: `CHEV`, the
-//! version (1), the variant (0 russian, 1 english), a flags byte (bit 0: the tables are a
-//! correction added to the hand-written evaluation), a zero byte, the logistic scale K (f32),
-//! the number of weights (u32), the weights (i16, centi-men, in the order of
-//! `patterns::LAYOUT`), and a 64-bit FNV-1a checksum of everything before it. Flags bit 1 says
-//! the weights are a network (`network.rs`, written by `scripts/train_net.py`) rather than
-//! pattern tables. A file that is cut off, corrupt, of another version or variant, or (checked
-//! when its model is built) of another size is refused with an error naming what is wrong; it
-//! is never read as weights.
+//! The learned evaluation's weights file, as `scripts/train_net.py` writes it: `CHEV`, the
+//! version (1), the variant (0 russian, 1 english), a flags byte (bit 0: the network is a
+//! correction added to the hand-written evaluation; bit 1: the weights are a network, set in
+//! every file this engine reads), a zero byte, the logistic scale K (f32), the number of
+//! weights (u32), the weights (i16, in the network's order: `network::WEIGHT_COUNT`), and a
+//! 64-bit FNV-1a checksum of everything before it. A file that is cut off, corrupt, of another
+//! version or variant, of the pattern-table model that earlier versions played (flags bit 1
+//! clear), or (checked when its network is built) of another size is refused with an error
+//! naming what is wrong; it is never read as weights.
 
 use crate::variant::Variant;
 use std::fmt;
@@ -26,32 +26,21 @@ pub struct Weights {
     pub k: f32,
     /// The weights, centi-men.
     pub values: Vec<i16>,
-    /// What the model is added to.
+    /// What the network is added to.
     pub base: Base,
-    /// Which model the weights are.
-    pub model: Model,
 }
 
-/// The model a file's weights describe.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
-pub enum Model {
-    /// Pattern tables (`patterns.rs`).
-    #[default]
-    Tables,
-    /// A neural network (`network.rs`).
-    Network,
-}
-
-/// The header's flags bit for a network.
+/// The header's flags bit for a network: set in every file this engine reads. A file without
+/// it holds the pattern tables of earlier versions, a model no longer played.
 const NETWORK_FLAG: u8 = 2;
 
-/// What a file's tables are added to.
+/// What a file's network is added to.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub enum Base {
-    /// Nothing: the tables are the whole evaluation.
+    /// Nothing: the network is the whole evaluation.
     #[default]
     None,
-    /// The hand-written evaluation: the tables correct it.
+    /// The hand-written evaluation: the network corrects it.
     HandWritten,
 }
 
@@ -115,11 +104,13 @@ impl Weights {
         } else {
             Base::None
         };
-        let model = if flags & NETWORK_FLAG != 0 {
-            Model::Network
-        } else {
-            Model::Tables
-        };
+        if flags & NETWORK_FLAG == 0 {
+            return err(
+                "pattern-table weights, a model this engine no longer plays (fit a \
+                 network with scripts/train_net.py)"
+                    .into(),
+            );
+        }
         let k = f32::from_le_bytes([bytes[8], bytes[9], bytes[10], bytes[11]]);
         let n = u32::from_le_bytes([bytes[12], bytes[13], bytes[14], bytes[15]]) as usize;
         let body_len = HEADER_LEN + 2 * n;
@@ -146,7 +137,6 @@ impl Weights {
             k,
             values,
             base,
-            model,
         })
     }
 
@@ -155,11 +145,7 @@ impl Weights {
         let mut b = MAGIC.to_vec();
         b.push(VERSION);
         b.push(self.variant.file_code());
-        let model = match self.model {
-            Model::Tables => 0,
-            Model::Network => NETWORK_FLAG,
-        };
-        b.extend_from_slice(&[self.base.flags() | model, 0]);
+        b.extend_from_slice(&[self.base.flags() | NETWORK_FLAG, 0]);
         b.extend_from_slice(&self.k.to_le_bytes());
         b.extend_from_slice(&(self.values.len() as u32).to_le_bytes());
         for v in &self.values {
@@ -181,7 +167,6 @@ mod tests {
             k: 64.5,
             values: (0..100).map(|i| i * 7 - 300).collect(),
             base: Base::HandWritten,
-            model: Model::Network,
         }
     }
 
@@ -209,15 +194,12 @@ mod tests {
         let sum = fnv1a(&flags);
         flags.extend_from_slice(&sum.to_le_bytes());
         refused(&flags, Variant::English, "unknown flags");
-        // The model bit reads back: tables without it.
-        let tables = Weights {
-            model: Model::Tables,
-            ..sample()
-        };
-        assert_eq!(
-            Weights::parse(&tables.to_bytes(), Variant::English),
-            Ok(tables)
-        );
+        // A file of the pattern tables of earlier versions (the network bit clear): refused.
+        let mut tables = bytes[..bytes.len() - 8].to_vec();
+        tables[6] &= !NETWORK_FLAG;
+        let sum = fnv1a(&tables);
+        tables.extend_from_slice(&sum.to_le_bytes());
+        refused(&tables, Variant::English, "pattern-table");
     }
 
     #[test]

@@ -269,21 +269,8 @@ impl Drop for Scratch {
     }
 }
 
-/// English weights for the model's layout, varied and far from zero: a file to play or read
-/// that is not the embedded one.
-pub fn sample_weights() -> crownhead::learned::Weights {
-    crownhead::learned::Weights {
-        variant: crownhead::Variant::English,
-        k: 60.0,
-        values: (0..crownhead::learned::WEIGHT_COUNT)
-            .map(|i| ((i * 7919) % 301) as i16 - 150)
-            .collect(),
-        base: Default::default(),
-        model: Default::default(),
-    }
-}
-
-/// English network weights (`learned::network`), small and varied: a network file to play.
+/// English network weights (`learned::network`), small and varied: a weights file to play or
+/// read that is not the embedded one.
 pub fn sample_network() -> crownhead::learned::Weights {
     crownhead::learned::Weights {
         variant: crownhead::Variant::English,
@@ -292,6 +279,5 @@ pub fn sample_network() -> crownhead::learned::Weights {
             .map(|i| ((i * 7919) % 61) as i16 - 30)
             .collect(),
         base: Default::default(),
-        model: crownhead::learned::Model::Network,
     }
 }
