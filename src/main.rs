@@ -59,7 +59,7 @@ enum Command {
         hash: usize,
         /// The evaluation: auto, learned or handwritten.
         #[arg(long, default_value = "auto")]
-        eval: crownhead::learned::EvalChoice,
+        eval: crownhead::EvalChoice,
         /// Search only this variant's positions (the signature is that of all of them).
         #[arg(long)]
         variant: Option<Variant>,
@@ -298,7 +298,7 @@ fn run_bench(
     depth: u32,
     threads: usize,
     hash: usize,
-    eval: crownhead::learned::EvalChoice,
+    eval: crownhead::EvalChoice,
     only: Option<Variant>,
 ) -> Result<(), String> {
     if !(1..=crownhead::MAX_DEPTH).contains(&depth)
@@ -337,7 +337,9 @@ fn run_moves(variant: Variant, paths: bool, algebraic: bool) -> Result<(), Strin
 /// hand-written one.
 fn run_evaluate(variant: Variant, weights: Option<String>) -> Result<(), String> {
     let Some(path) = weights else {
-        return each_fen_line(|pos| crownhead::evaluate(variant, pos).to_string());
+        return each_fen_line(|pos| {
+            crownhead::eval::handwritten::evaluate(variant, pos).to_string()
+        });
     };
     let bytes = std::fs::read(&path).map_err(|e| format!("cannot read {path}: {e}"))?;
     let learned = crownhead::learned::Weights::parse(&bytes, variant)

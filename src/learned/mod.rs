@@ -3,13 +3,11 @@
 //! `view` is the side to move's view of a position that the model reads; `network` computes
 //! the evaluation; `library` holds the weights the engine plays with (embedded in the binary).
 
-pub mod choice;
 pub mod library;
 pub mod network;
 mod view;
 pub mod weights;
 
-pub use choice::EvalChoice;
 pub use library::{learned_for, load_file};
 pub use network::WEIGHT_COUNT;
 pub use weights::{Base, Weights, WeightsError};
@@ -65,7 +63,7 @@ impl Learned {
         let own = self.network_eval(pos, None);
         match self.weights.base {
             Base::None => own,
-            Base::HandWritten => own + crate::eval::evaluate_for::<R>(pos),
+            Base::HandWritten => own + crate::eval::handwritten::evaluate_for::<R>(pos),
         }
     }
 
@@ -90,16 +88,16 @@ impl Learned {
         pos: &Position,
         recent: Option<&mut Accumulators>,
     ) -> i32 {
-        if crate::eval::dead_draw::<R>(pos) {
+        if crate::eval::handwritten::dead_draw::<R>(pos) {
             return 0;
         }
         if kings_only(pos) {
-            return crate::eval::terms_total::<R>(pos);
+            return crate::eval::handwritten::terms_total::<R>(pos);
         }
         let own = self.network_eval(pos, recent);
         match self.weights.base {
             Base::None => own,
-            Base::HandWritten => own + crate::eval::terms_total::<R>(pos),
+            Base::HandWritten => own + crate::eval::handwritten::terms_total::<R>(pos),
         }
     }
 
@@ -112,17 +110,20 @@ impl Learned {
         if kings_only(pos) {
             terms.push((
                 "hand-written (kings only)",
-                crate::eval::evaluate_for::<R>(pos),
+                crate::eval::handwritten::evaluate_for::<R>(pos),
             ));
             return terms;
         }
         if self.weights.base == Base::HandWritten {
-            terms.push(("hand-written", crate::eval::evaluate_for::<R>(pos)));
+            terms.push((
+                "hand-written",
+                crate::eval::handwritten::evaluate_for::<R>(pos),
+            ));
         }
         let [linear, hidden] = self.network.parts(pos);
         terms.push(("pieces (network's linear part)", linear));
         terms.push(("network", hidden));
-        if crate::eval::dead_draw::<R>(pos) {
+        if crate::eval::handwritten::dead_draw::<R>(pos) {
             let sum: i32 = terms.iter().map(|t| t.1).sum();
             terms.push(("dead draw", -sum));
         }

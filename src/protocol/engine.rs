@@ -295,12 +295,11 @@ impl Engine {
     /// The evaluation that plays (option `Eval`) of the current position broken down by term,
     /// from the side to move's point of view, in hundredths of a man.
     pub fn eval_terms(&self) -> Vec<(&'static str, i32)> {
-        let variant = self.game.variant();
-        let pos = self.game.position();
-        match self.settings.search.eval.learned(variant) {
-            None => crate::evaluate_terms(variant, pos),
-            Some(learned) => crate::with_rules!(variant, R => learned.terms::<R>(pos)),
-        }
+        crate::eval::explain(
+            self.game.variant(),
+            self.game.position(),
+            self.settings.search.eval,
+        )
     }
 }
 

@@ -3,7 +3,7 @@
 //! total is a signature of the search's behaviour: identical on every run and every machine.
 
 use super::{Limits, SearchControl, SearchOptions, Searcher};
-use crate::learned::EvalChoice;
+use crate::eval::EvalChoice;
 use crate::notation::fen::parse_fen;
 use crate::notation::move_text::{default_style, full_text};
 use crate::position::Position;

@@ -25,8 +25,8 @@ pub use limits::{Clock, Limits, MAX_DEPTH, MAX_PLY};
 pub use score::Score;
 
 use crate::egtb::{Databases, EgtbError};
+use crate::eval::EvalChoice;
 use crate::game::Game;
-use crate::learned::EvalChoice;
 use crate::moves::Move;
 use crate::tt::TransTable;
 use pool::Pool;

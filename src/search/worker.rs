@@ -10,7 +10,7 @@ use super::tree::{self, KeyStack};
 use super::{tb, Score, MAX_PLY};
 use crate::bitboard::Color;
 use crate::egtb::Prober;
-use crate::eval::evaluate_for;
+use crate::eval::handwritten::evaluate_for;
 use crate::learned::Accumulators;
 use crate::movegen::{
     capturers, has_capture, opponent_has_capture, quiet_steps, search_captures, search_moves,

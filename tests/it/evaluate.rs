@@ -26,7 +26,7 @@ fn hand_written_and_learned_evaluations_as_the_library_gives_them() {
     let hand = evaluate(&["--variant", "english"], &input);
     let expected: Vec<i32> = FENS
         .iter()
-        .map(|f| crownhead::evaluate(Variant::English, &parse_fen(f).unwrap()))
+        .map(|f| crownhead::eval::handwritten::evaluate(Variant::English, &parse_fen(f).unwrap()))
         .collect();
     assert_eq!(numbers(&hand), expected);
 

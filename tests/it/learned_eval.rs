@@ -60,7 +60,10 @@ fn the_eval_option_chooses_the_evaluation_that_explains_and_plays() {
     assert!(terms.iter().any(|t| t.0 == "network"), "{terms:?}");
 
     let (terms, total) = explained(&[], "handwritten");
-    assert_eq!(total, crownhead::evaluate(Variant::English, &pos));
+    assert_eq!(
+        total,
+        crownhead::eval::handwritten::evaluate(Variant::English, &pos)
+    );
     assert!(!terms.iter().any(|t| t.0 == "network"), "{terms:?}");
 }
 

@@ -1,7 +1,6 @@
 //! Which evaluation a search plays with: the option `Eval` (UCI) / `eval` (Hub).
 
-use super::library::learned_for;
-use super::Learned;
+use crate::learned::{learned_for, Learned};
 use crate::variant::Variant;
 use std::fmt;
 use std::str::FromStr;
@@ -18,7 +17,7 @@ pub enum EvalChoice {
     /// The learned evaluation where the variant has weights (the embedded ones, or the file
     /// named by `crownhead --eval-file`), else the hand-written one.
     Learned,
-    /// The hand-written evaluation (`src/eval/`).
+    /// The hand-written evaluation (`eval::handwritten`).
     HandWritten,
 }
 
