@@ -17,8 +17,8 @@ struct Cli {
     #[command(subcommand)]
     command: Option<Command>,
     /// Play with this learned-evaluation weights file (scripts/train_net.py) instead of the
-    /// embedded weights of its variant, to test a new fit without a rebuild; before the
-    /// subcommand (`crownhead --eval-file F bench --eval learned`), or alone for the protocol.
+    /// embedded weights of its variant, to test a new fit without a rebuild: alone for the
+    /// protocol, or before `bench` (`crownhead --eval-file F bench --eval learned`).
     #[arg(long, value_name = "FILE")]
     eval_file: Option<std::path::PathBuf>,
 }
@@ -173,26 +173,35 @@ fn main() -> ExitCode {
     let mut args = std::env::args().skip(1);
     match args.next().as_deref() {
         None => {
-            crownhead::protocol::run_stdio(None);
+            crownhead::protocol::run_stdio(None, None);
             return ExitCode::SUCCESS;
         }
         Some("hub") => {
             log::debug!("ignoring hub arguments: {:?}", args.collect::<Vec<_>>());
-            crownhead::protocol::run_stdio(Some(crownhead::protocol::DialectKind::Hub));
+            crownhead::protocol::run_stdio(Some(crownhead::protocol::DialectKind::Hub), None);
             return ExitCode::SUCCESS;
         }
         Some(_) => {}
     }
     // End of protocol dispatch.
     let cli = Cli::parse();
+    let mut eval_file = None;
     if let Some(path) = &cli.eval_file {
-        if let Err(e) = crownhead::learned::load_file(path) {
-            let message = e.to_string();
-            eprintln!(
-                "crownhead: error: {}",
-                crownhead::notation::quote::printable_lines(&message)
-            );
-            return ExitCode::FAILURE;
+        let read = match cli.command {
+            None | Some(Command::Bench { .. }) => {
+                crownhead::learned::read_file(path).map_err(|e| e.to_string())
+            }
+            Some(_) => Err("--eval-file is read by the protocol and bench only".to_string()),
+        };
+        match read {
+            Ok(learned) => eval_file = Some(std::sync::Arc::new(learned)),
+            Err(message) => {
+                eprintln!(
+                    "crownhead: error: {}",
+                    crownhead::notation::quote::printable_lines(&message)
+                );
+                return ExitCode::FAILURE;
+            }
         }
     }
     // Not for `match`: it writes to engines over pipes and must see their end as an error.
@@ -201,7 +210,7 @@ fn main() -> ExitCode {
     }
     let result = match cli.command {
         None => {
-            crownhead::protocol::run_stdio(None);
+            crownhead::protocol::run_stdio(None, eval_file);
             Ok(())
         }
         Some(Command::Bench {
@@ -210,7 +219,7 @@ fn main() -> ExitCode {
             hash,
             eval,
             variant,
-        }) => run_bench(depth, threads, hash, eval, variant),
+        }) => run_bench(depth, threads, hash, eval, eval_file, variant),
         Some(Command::Perft {
             depth,
             variant,
@@ -299,6 +308,7 @@ fn run_bench(
     threads: usize,
     hash: usize,
     eval: crownhead::EvalChoice,
+    eval_file: Option<std::sync::Arc<crownhead::learned::Learned>>,
     only: Option<Variant>,
 ) -> Result<(), String> {
     if !(1..=crownhead::MAX_DEPTH).contains(&depth)
@@ -310,7 +320,7 @@ fn run_bench(
             crownhead::MAX_DEPTH
         ));
     }
-    crownhead::search::bench::run(depth, threads, hash, eval, only, &mut |line| {
+    crownhead::search::bench::run(depth, threads, hash, eval, eval_file, only, &mut |line| {
         println!("{line}")
     })
     .map_err(|e| e.to_string())?;

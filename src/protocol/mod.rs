@@ -279,7 +279,16 @@ fn read_line(input: &mut dyn BufRead) -> std::io::Result<Option<Result<String, u
 /// Runs the protocol loop until `quit` or end of input. `dialect` is `None` when the first
 /// command chooses: `hub` starts Hub, anything else is read as the UCI-style dialect.
 pub fn run(input: &mut dyn BufRead, out: Out, dialect: Option<DialectKind>) {
-    let mut engine = Engine::new();
+    run_engine(Engine::new(), input, out, dialect);
+}
+
+/// `run` with an engine made by the caller (one given a weights file, say).
+pub fn run_engine(
+    mut engine: Engine,
+    input: &mut dyn BufRead,
+    out: Out,
+    dialect: Option<DialectKind>,
+) {
     let mut current = dialect.map(|k| match k {
         DialectKind::Uci => Dialect::Uci(uci::Uci::new()),
         DialectKind::Hub => Dialect::Hub(hub::Hub::new()),
@@ -320,8 +329,12 @@ pub fn run(input: &mut dyn BufRead, out: Out, dialect: Option<DialectKind>) {
 
 /// Runs the loop on stdin and stdout: the `crownhead` binary's front end, so only with the
 /// `cli` feature. A library user embedding the engine calls `run` with its own reader and `Out`.
+/// `eval_file` plays in place of its variant's embedded weights (`crownhead --eval-file`).
 #[cfg(feature = "cli")]
-pub fn run_stdio(dialect: Option<DialectKind>) {
+pub fn run_stdio(
+    dialect: Option<DialectKind>,
+    eval_file: Option<std::sync::Arc<crate::learned::Learned>>,
+) {
     use std::io::IsTerminal;
     let stdin = std::io::stdin();
     // Only a person types at a terminal; GUIs and scripts talk through pipes and see nothing new.
@@ -329,7 +342,12 @@ pub fn run_stdio(dialect: Option<DialectKind>) {
         eprintln!("{}", greeting());
     }
     let mut lock = stdin.lock();
-    run(&mut lock, Out::stdout(), dialect);
+    run_engine(
+        Engine::with_eval_file(eval_file),
+        &mut lock,
+        Out::stdout(),
+        dialect,
+    );
 }
 
 #[cfg(test)]

@@ -16,6 +16,7 @@ use crate::moves::Move;
 use crate::position::Position;
 use crate::tt::{move_code, Bound};
 use crate::variant::{DrawCounters, Rules};
+use std::sync::Arc;
 
 const INF: i32 = Score::INFINITE.0;
 /// The first aspiration half-window, in centi-men.
@@ -29,7 +30,7 @@ pub(crate) struct RootSetup {
     pub(crate) multipv: usize,
     pub(crate) limits: Limits,
     /// The learned evaluation, or `None` for the hand-written one.
-    pub(crate) learned: Option<&'static Learned>,
+    pub(crate) learned: Option<Arc<Learned>>,
 }
 
 /// One root move with its score and line from the last iteration that searched it.

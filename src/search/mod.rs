@@ -27,8 +27,10 @@ pub use score::Score;
 use crate::egtb::{Databases, EgtbError};
 use crate::eval::EvalChoice;
 use crate::game::Game;
+use crate::learned::Learned;
 use crate::moves::Move;
 use crate::tt::TransTable;
+use crate::variant::Variant;
 use pool::Pool;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -46,6 +48,23 @@ pub struct SearchOptions {
     pub move_overhead_ms: u64,
     /// The evaluation that plays.
     pub eval: EvalChoice,
+    /// Weights read from a file (`crownhead --eval-file`) that play in place of their
+    /// variant's embedded ones when `eval` is not `handwritten`.
+    pub eval_file: Option<Arc<Learned>>,
+}
+
+impl SearchOptions {
+    /// The learned evaluation a search of `variant` plays, or `None` for the hand-written one.
+    pub fn learned(&self, variant: Variant) -> Option<Arc<Learned>> {
+        match &self.eval_file {
+            Some(file)
+                if self.eval != EvalChoice::HandWritten && file.weights.variant == variant =>
+            {
+                Some(Arc::clone(file))
+            }
+            _ => self.eval.learned(variant),
+        }
+    }
 }
 
 impl Default for SearchOptions {
@@ -56,6 +75,7 @@ impl Default for SearchOptions {
             multipv: 1,
             move_overhead_ms: 50,
             eval: EvalChoice::Auto,
+            eval_file: None,
         }
     }
 }

@@ -74,7 +74,7 @@ pub(crate) fn run<R: Rules + 'static>(
         max_depth: max_depth as i32,
         multipv: options.multipv.max(1),
         limits: limits.clone(),
-        learned: options.eval.learned(game.variant()),
+        learned: options.learned(game.variant()),
     };
     let shared = Arc::new(Shared::new(
         Arc::clone(tt),

@@ -176,7 +176,7 @@ impl<'a, R: Rules> Worker<'a, R> {
     /// was given weights, else the hand-written one.
     #[inline]
     fn evaluate(&mut self, pos: &Position) -> i32 {
-        match self.shared.setup.learned {
+        match &self.shared.setup.learned {
             None => evaluate_for::<R>(pos),
             Some(learned) => learned.evaluate_with::<R>(pos, Some(&mut self.recent)),
         }
