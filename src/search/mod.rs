@@ -4,7 +4,8 @@
 //!
 //! The pieces: `iterate` (iterative deepening, aspiration, multi-PV, reports), `worker` (the
 //! alpha-beta and quiescence of one thread), `ordering`, `tree` (draws and keys in the tree),
-//! `time` (time management), `shared` (what the threads of one search share), `pool` (the
+//! `time` (time management), `root` (the root every thread starts from, and a root move's
+//! line), `shared` (what the threads of one search share), `pool` (the
 //! long-lived search threads), `threads` (Lazy SMP and the coordinator) and `bench`.
 
 pub mod bench;
@@ -13,6 +14,7 @@ mod limits;
 mod movestack;
 mod ordering;
 mod pool;
+mod root;
 mod score;
 mod shared;
 mod tb;
