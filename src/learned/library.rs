@@ -40,17 +40,22 @@ pub fn learned_for(variant: Variant) -> Option<Arc<Learned>> {
 
 /// Reads and checks a weights file of either variant (the file says which).
 pub fn read_file(path: &Path) -> Result<Learned, WeightsError> {
-    let name = path.display();
-    let bytes =
-        std::fs::read(path).map_err(|e| WeightsError(format!("cannot read {name}: {e}")))?;
+    let in_file = |problem| WeightsError::InFile {
+        path: path.to_path_buf(),
+        problem: Box::new(problem),
+    };
+    let bytes = std::fs::read(path).map_err(|e| WeightsError::Io {
+        path: path.to_path_buf(),
+        message: e.to_string(),
+    })?;
     let variant = bytes
         .get(5)
         .copied()
         .and_then(Variant::from_file_code)
-        .ok_or_else(|| WeightsError(format!("{name}: not a weights file")))?;
+        .ok_or_else(|| in_file(WeightsError::NotWeights))?;
     Weights::parse(&bytes, variant)
         .and_then(Learned::new)
-        .map_err(|e| WeightsError(format!("{name}: {}", e.0)))
+        .map_err(in_file)
 }
 
 #[cfg(test)]

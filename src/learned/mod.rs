@@ -40,9 +40,9 @@ impl Learned {
     /// network's, or their scale K is not a positive number).
     pub fn new(weights: Weights) -> Result<Learned, WeightsError> {
         if !(weights.k.is_finite() && weights.k > 0.0) {
-            return Err(WeightsError(format!("a scale K of {}", weights.k)));
+            return Err(WeightsError::Scale(weights.k));
         }
-        let network = Box::new(Network::new(&weights.values).map_err(WeightsError)?);
+        let network = Box::new(Network::new(&weights.values)?);
         Ok(Learned { weights, network })
     }
 

@@ -9,6 +9,7 @@
 //! the evaluation is symmetric by construction.
 
 use super::view::{view_of, Bits};
+use super::WeightsError;
 use crate::position::Position;
 
 /// Inputs: four sets of 32 squares.
@@ -52,12 +53,12 @@ pub struct Network {
 impl Network {
     /// The network of `WEIGHT_COUNT` weights in file order; refused if some board could
     /// overflow a first-layer sum in `i16`.
-    pub fn new(weights: &[i16]) -> Result<Network, String> {
+    pub fn new(weights: &[i16]) -> Result<Network, WeightsError> {
         if weights.len() != WEIGHT_COUNT {
-            return Err(format!(
-                "{} weights, not the network's {WEIGHT_COUNT}",
-                weights.len()
-            ));
+            return Err(WeightsError::Count {
+                count: weights.len(),
+                expected: WEIGHT_COUNT,
+            });
         }
         let (w1, rest) = weights.split_at(INPUTS * H1);
         let (b1, rest) = rest.split_at(H1);
@@ -82,9 +83,7 @@ impl Network {
                     })
                     .sum::<i32>();
             if worst > i32::from(i16::MAX) {
-                return Err(format!(
-                    "first-layer unit {j} could reach {worst}, beyond 16 bits"
-                ));
+                return Err(WeightsError::Overflow { unit: j, worst });
             }
         }
         Ok(Network {
@@ -374,7 +373,10 @@ mod tests {
         for s in 0..32 {
             big[s * H1] = 1100;
         }
-        assert!(Network::new(&big).unwrap_err().contains("beyond 16 bits"));
+        assert!(matches!(
+            Network::new(&big),
+            Err(WeightsError::Overflow { .. })
+        ));
         // 29 squares of 1100: 31,900, inside.
         for s in 0..3 {
             big[s * H1] = 0;
