@@ -2,17 +2,12 @@
 //! against the game history and inside the tree, counter rules, dead-drawn material), mate
 //! distances, reproducibility, multi-PV, threads, and limits kept.
 
+use crate::common::SLACK;
 use crownhead::{
     EvalChoice, Game, Limits, Score, SearchControl, SearchInfo, SearchOptions, SearchOutcome,
     Searcher, Variant,
 };
 use std::time::{Duration, Instant};
-
-/// The room a timed search gets beyond its limit: enough that a loaded machine (two cores shared
-/// with builds) never fails a test, while a search that ignores its limit or its stop still
-/// does. These tests check behaviour, not speed; `scripts/time_use.py` measures stop latency and
-/// time use.
-const SLACK: Duration = Duration::from_secs(2);
 
 fn search(game: &Game, limits: Limits, options: SearchOptions) -> (SearchOutcome, Vec<SearchInfo>) {
     let mut searcher = Searcher::new(options);
