@@ -123,6 +123,16 @@ enum EgtbCommand {
         #[arg(long, requires = "material")]
         only: bool,
     },
+    /// The build order: each pair of slices up to N pieces, its positions and the pairs it
+    /// needs (what the cluster driver schedules by).
+    Plan {
+        /// The most pieces (2-8).
+        #[arg(long)]
+        pieces: u32,
+        /// As JSON, for programs.
+        #[arg(long)]
+        json: bool,
+    },
     /// One line per material and side to move: positions, wins, draws, losses.
     Stats {
         #[command(flatten)]
@@ -453,6 +463,32 @@ fn run_egtb(command: EgtbCommand) -> Result<(), String> {
                 start.elapsed().as_secs_f64(),
                 opts.dir.display()
             );
+            Ok(())
+        }
+        EgtbCommand::Plan { pieces, json } => {
+            let max = egtb::plan::MAX_PLAN_PIECES;
+            if !(2..=max).contains(&pieces) {
+                return Err(format!("pieces {pieces} is out of range (2-{max})"));
+            }
+            let pairs = egtb::plan::plan(pieces);
+            if json {
+                println!("{}", egtb::plan::to_json(pieces, &pairs));
+                return Ok(());
+            }
+            for p in &pairs {
+                let names: Vec<String> = p.slices.iter().map(|m| m.file_name()).collect();
+                let needs: Vec<String> = p.needs.iter().map(|m| m.file_name()).collect();
+                println!(
+                    "{}: {} positions; needs {}",
+                    names.join(" "),
+                    p.sizes.iter().sum::<u64>(),
+                    if needs.is_empty() {
+                        "nothing".to_string()
+                    } else {
+                        needs.join(" ")
+                    }
+                );
+            }
             Ok(())
         }
         EgtbCommand::Stats {
