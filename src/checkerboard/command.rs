@@ -16,6 +16,8 @@ pub enum EngineOption {
     SearchThreads,
     /// `dbpath`: the endgame databases' directory (option `EGTBPath`; docs/EGTB.md).
     DbPath,
+    /// `skill`: the strength level, beginner to full (option `Skill`; docs/WEB.md).
+    Skill,
 }
 
 impl EngineOption {
@@ -25,6 +27,7 @@ impl EngineOption {
             EngineOption::HashSize => "hashsize",
             EngineOption::SearchThreads => "searchthreads",
             EngineOption::DbPath => "dbpath",
+            EngineOption::Skill => "skill",
         }
     }
 
@@ -34,6 +37,7 @@ impl EngineOption {
             EngineOption::HashSize => "Hash",
             EngineOption::SearchThreads => "Threads",
             EngineOption::DbPath => "EGTBPath",
+            EngineOption::Skill => "Skill",
         }
     }
 
@@ -42,6 +46,7 @@ impl EngineOption {
             EngineOption::HashSize,
             EngineOption::SearchThreads,
             EngineOption::DbPath,
+            EngineOption::Skill,
         ]
         .into_iter()
         .find(|o| o.api_name() == name)

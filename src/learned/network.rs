@@ -47,6 +47,7 @@ pub struct Network {
     b3: i32,
     linear: [i32; INPUTS],
     /// Whether this processor has AVX2: the same code then runs 16 lanes wide.
+    #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
     avx2: bool,
 }
 
@@ -165,7 +166,15 @@ impl Network {
         } else {
             self.second_layer(&h1)
         };
-        #[cfg(not(target_arch = "x86_64"))]
+        #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+        let second = {
+            let _ = avx2;
+            self.second_layer_simd128(&h1)
+        };
+        #[cfg(not(any(
+            target_arch = "x86_64",
+            all(target_arch = "wasm32", target_feature = "simd128")
+        )))]
         let second = {
             let _ = avx2;
             self.second_layer(&h1)
@@ -178,6 +187,10 @@ impl Network {
 
     /// The second layer's sums (times 2^`W2_SHIFT`) from the first layer's outputs.
     #[inline(always)]
+    #[cfg_attr(
+        all(target_arch = "wasm32", target_feature = "simd128"),
+        allow(dead_code)
+    )]
     fn second_layer(&self, h1: &[i16; H1]) -> [i32; H2] {
         let mut second = self.b2;
         for (pair, rows) in h1.chunks_exact(2).zip(&self.w2) {
@@ -224,6 +237,36 @@ impl Network {
             }
             for (q, a) in acc.iter().enumerate() {
                 _mm256_storeu_si256(sums_at.add(q), *a);
+            }
+        }
+        sums
+    }
+
+    /// `second_layer` with WebAssembly's 128-bit SIMD (the browser's build): the AVX2 path's
+    /// method, four units at a time; `i32x4_dot_i16x8` is `pmaddwd`.
+    #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+    #[inline(always)]
+    fn second_layer_simd128(&self, h1: &[i16; H1]) -> [i32; H2] {
+        use std::arch::wasm32::*;
+        const LANES: usize = 4;
+        let mut sums = self.b2;
+        // SAFETY: `sums` is H2 = 8 * LANES i32s; each row is H2 pairs of i16, the same 128
+        // bytes; v128 loads and stores need no alignment.
+        unsafe {
+            let sums_at = sums.as_mut_ptr().cast::<v128>();
+            let mut acc: [v128; H2 / LANES] = std::array::from_fn(|q| v128_load(sums_at.add(q)));
+            for (pair, rows) in h1.chunks_exact(2).zip(&self.w2) {
+                if pair[0] | pair[1] == 0 {
+                    continue;
+                }
+                let both = i32x4_splat(i32::from(pair[0] as u16) | i32::from(pair[1] as u16) << 16);
+                let at = rows.as_ptr().cast::<v128>();
+                for (q, a) in acc.iter_mut().enumerate() {
+                    *a = i32x4_add(*a, i32x4_dot_i16x8(both, v128_load(at.add(q))));
+                }
+            }
+            for (q, a) in acc.iter().enumerate() {
+                v128_store(sums_at.add(q), *a);
             }
         }
         sums

@@ -12,11 +12,12 @@
 use super::options::{Effect, OptionSpec, Settings, Value};
 use super::ProtocolError;
 use crate::game::Game;
+use crate::platform::Instant;
 use crate::search::{Limits, Score, SearchControl, SearchInfo, SearchOutcome, Searcher};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// What the search thread reports to a dialect.
 pub enum Report<'a> {
@@ -35,7 +36,8 @@ struct Job {
     /// after its ponderhit.
     ends_by_itself: bool,
     finished: Arc<AtomicBool>,
-    handle: JoinHandle<()>,
+    /// The thread, or `None` where the job ran on the caller's (`platform::THREADS`).
+    handle: Option<JoinHandle<()>>,
 }
 
 /// The state behind both dialects.
@@ -46,6 +48,8 @@ pub struct Engine {
     pub game: Game,
     searcher: Arc<Mutex<Searcher>>,
     job: Option<Job>,
+    /// The outside signals that every search's control reads (`SearchControl::with_signals`).
+    signals: Option<fn(&SearchControl)>,
 }
 
 impl Default for Engine {
@@ -71,6 +75,7 @@ impl Engine {
             settings,
             searcher: Arc::new(Mutex::new(searcher)),
             job: None,
+            signals: None,
         };
         // The default directory: databases built once are used without configuration. Its
         // absence is no error (the path is empty, so nothing can fail but a bad directory).
@@ -78,6 +83,21 @@ impl Engine {
             log::warn!("{e}");
         }
         engine
+    }
+
+    /// Lets every search read `stop` and `ponderhit` from outside through `read`, as where the
+    /// search runs on the caller's thread (the browser) and no other thread can set the flags.
+    pub fn set_signals(&mut self, read: fn(&SearchControl)) {
+        self.signals = Some(read);
+    }
+
+    /// A control for a new search or task, reading the outside signals if any.
+    fn control(&self, pondering: bool) -> Arc<SearchControl> {
+        let control = SearchControl::new(pondering);
+        Arc::new(match self.signals {
+            Some(read) => control.with_signals(read),
+            None => control,
+        })
     }
 
     /// Whether a search is running (and has not yet reported its move).
@@ -196,17 +216,15 @@ impl Engine {
             report(Report::Done(&none));
             return Ok(());
         }
-        let control = Arc::new(SearchControl::new(ponder));
+        let control = self.control(ponder);
         let ends_by_itself = !limits.infinite;
         let finished = Arc::new(AtomicBool::new(false));
         let searcher = Arc::clone(&self.searcher);
         let (c, f) = (Arc::clone(&control), Arc::clone(&finished));
-        let handle = std::thread::Builder::new()
-            .name("search".into())
-            .spawn(move || search_thread(searcher, game, limits, c, f, report))
-            .map_err(|e| {
-                ProtocolError::Busy(format!("go (cannot start the search thread: {e})"))
-            })?;
+        let handle = spawn("search", move || {
+            search_thread(searcher, game, limits, c, f, report)
+        })
+        .map_err(|e| ProtocolError::Busy(format!("go (cannot start the search thread: {e})")))?;
         self.job = Some(Job {
             control,
             ends_by_itself,
@@ -229,20 +247,18 @@ impl Engine {
     ) -> Result<(), ProtocolError> {
         self.refuse_if_searching(command)?;
         self.wait();
-        let control = Arc::new(SearchControl::new(false));
+        let control = self.control(false);
         let finished = Arc::new(AtomicBool::new(false));
         let (c, f) = (Arc::clone(&control), Arc::clone(&finished));
-        let handle = std::thread::Builder::new()
-            .name(command.into())
-            .spawn(move || {
-                let done = || f.store(true, Ordering::SeqCst);
-                let run = std::panic::AssertUnwindSafe(|| task(&c, &done));
-                if std::panic::catch_unwind(run).is_err() {
-                    log::error!("a task on the engine thread panicked");
-                }
-                done();
-            })
-            .map_err(|e| ProtocolError::Busy(format!("{command} (cannot start a thread: {e})")))?;
+        let handle = spawn(command, move || {
+            let done = || f.store(true, Ordering::SeqCst);
+            let run = std::panic::AssertUnwindSafe(|| task(&c, &done));
+            if std::panic::catch_unwind(run).is_err() {
+                log::error!("a task on the engine thread panicked");
+            }
+            done();
+        })
+        .map_err(|e| ProtocolError::Busy(format!("{command} (cannot start a thread: {e})")))?;
         self.job = Some(Job {
             control,
             ends_by_itself: true,
@@ -268,8 +284,8 @@ impl Engine {
 
     /// Waits until the search thread, if any, has ended.
     pub fn wait(&mut self) {
-        if let Some(job) = self.job.take() {
-            let _ = job.handle.join();
+        if let Some(handle) = self.job.take().and_then(|j| j.handle) {
+            let _ = handle.join();
         }
     }
 
@@ -292,7 +308,7 @@ impl Engine {
         self.stop();
         let deadline = Instant::now() + Duration::from_millis(500);
         while self.searching() && Instant::now() < deadline {
-            std::thread::sleep(Duration::from_millis(1));
+            crate::platform::pause();
         }
         if !self.searching() {
             self.wait();
@@ -309,6 +325,20 @@ impl Engine {
             Some(learned) => crate::with_rules!(variant, R => learned.terms::<R>(pos)),
         }
     }
+}
+
+/// Runs `job` on a thread of its own, or on the caller's where there are no threads (the
+/// browser): then it has ended when this returns.
+fn spawn(
+    name: &str,
+    job: impl FnOnce() + Send + 'static,
+) -> std::io::Result<Option<JoinHandle<()>>> {
+    if !crate::platform::THREADS {
+        job();
+        return Ok(None);
+    }
+    let handle = std::thread::Builder::new().name(name.into()).spawn(job)?;
+    Ok(Some(handle))
 }
 
 /// The body of the search thread.
@@ -341,7 +371,8 @@ fn search_thread(
     // UCI and Hub forbid the final move before `stop` (or `ponderhit`) in an infinite or ponder
     // search, even if the search ended early (a forced win, a depth cap).
     while (limits.infinite || control.pondering()) && !control.stopped() {
-        std::thread::sleep(Duration::from_millis(1));
+        control.refresh();
+        crate::platform::pause();
     }
     finished.store(true, Ordering::SeqCst);
     report(Report::Done(&outcome));

@@ -11,7 +11,7 @@ use super::options::{self, Frame, OPTIONS};
 use super::{Flow, Out, ProtocolError};
 use crate::game::Game;
 use crate::moves::Move;
-use crate::notation::fen::parse_fen;
+use crate::notation::fen::parse_fen_in;
 use crate::notation::hub;
 use crate::notation::move_text::MoveError;
 use crate::notation::quote::quote;
@@ -52,6 +52,9 @@ struct Level {
 #[derive(Default)]
 pub struct Hub {
     level: Level,
+    /// Whether `init` has come: Scan searches only after it, and a client that skips it has
+    /// not set the variant it means.
+    ready: bool,
 }
 
 /// The error line of this dialect. pydraughts splits arguments on `=` and spaces outside quotes,
@@ -208,6 +211,7 @@ impl Hub {
             "set-param" => set_param(engine, &args)?,
             "init" => {
                 no_args()?;
+                self.ready = true;
                 out.line("ready");
             }
             "ping" => {
@@ -223,6 +227,7 @@ impl Hub {
                 self.level = Level::default();
             }
             "level" => self.level = parse_level(&self.level, &args)?,
+            "go" if !self.ready => return Err(ProtocolError::NotReady("go".into())),
             "go" => self.go(engine, out, &args)?,
             "ponder-hit" => {
                 no_args()?;
@@ -282,7 +287,13 @@ impl Hub {
         if mode == "analyze" && *l == Level::default() {
             limits.infinite = true;
         }
-        let reporter = reporter(out.clone(), engine.settings.frame, engine.settings.variant);
+        limits.analysis = mode == "analyze";
+        let reporter = reporter(
+            out.clone(),
+            engine.settings.frame,
+            engine.settings.variant,
+            engine.settings.search.multipv,
+        );
         engine.go(limits, mode == "ponder", reporter)
     }
 }
@@ -364,7 +375,11 @@ fn parse_pos(variant: Variant, frame: Frame, args: &[Arg]) -> Result<Game, Proto
     let mut game = match position {
         None => Game::start(variant),
         Some((k, v)) => match k.as_str() {
-            "pos" => Game::new(variant, parse_fen(&hub_to_fen(value("pos", k, v)?)?)?),
+            // Scan's board string, or (as lidraughts may send) a PDN FEN, told apart by its colons.
+            "pos" => match value("pos", k, v)? {
+                fen if fen.contains(':') => Game::from_fen(variant, fen)?,
+                board => Game::new(variant, parse_fen_in(variant, &hub_to_fen(board)?)?),
+            },
             "fen" => Game::from_fen(variant, value("pos", k, v)?)?,
             _ => Game::start(variant),
         },
@@ -417,8 +432,15 @@ pub fn score_men(score: Score) -> String {
     format!("{:.2}", centi as f64 / 100.0)
 }
 
-fn reporter(out: Out, frame: Frame, variant: Variant) -> Reporter {
+/// With the `multipv` param above 1, every line is reported, each tagged `multipv=K` at its
+/// end; at 1 (the default) the lines are exactly Scan's.
+fn reporter(out: Out, frame: Frame, variant: Variant, multipv: usize) -> Reporter {
     Box::new(move |report| match report {
+        Report::Info(info) if multipv > 1 => out.line(&format!(
+            "{} multipv={}",
+            info_line(info, frame, variant),
+            info.multipv
+        )),
         Report::Info(info) if info.multipv <= 1 => out.line(&info_line(info, frame, variant)),
         Report::Info(_) => {}
         Report::Done(outcome) => out.line(&done_line(outcome, frame, variant)),
@@ -426,18 +448,17 @@ fn reporter(out: Out, frame: Frame, variant: Variant) -> Reporter {
 }
 
 fn info_line(info: &SearchInfo, frame: Frame, variant: Variant) -> String {
+    // The fields in Scan's order, which lidraughts' parser reads by position. Crownhead
+    // measures no mean depth: `mean-depth` is the deepest ply reached (`seldepth`).
     let mut s = format!(
-        "info depth={} score={} nodes={} time={:.3} nps={:.3}",
+        "info depth={} mean-depth={} score={} nodes={} time={:.3} nps={:.3}",
         info.depth,
+        info.seldepth,
         score_men(info.score),
         info.nodes,
         info.time_ms as f64 / 1000.0,
         info.nps as f64 / 1e6
     );
-    // Not a Scan key: only shown when the endgame databases answered.
-    if info.tbhits > 0 {
-        s.push_str(&format!(" tbhits={}", info.tbhits));
-    }
     if !info.pv.is_empty() {
         let pv: Vec<String> = info
             .pv
@@ -445,6 +466,11 @@ fn info_line(info: &SearchInfo, frame: Frame, variant: Variant) -> String {
             .map(|m| hub_move(m, frame, variant))
             .collect();
         s.push_str(&format!(" pv=\"{}\"", pv.join(" ")));
+    }
+    // Not a Scan key: only shown when the endgame databases answered, after the keys that
+    // parsers read by position.
+    if info.tbhits > 0 {
+        s.push_str(&format!(" tbhits={}", info.tbhits));
     }
     s
 }

@@ -85,6 +85,8 @@ pub enum ProtocolError {
     Syntax(String),
     /// The machine cannot provide what was asked (memory for the hash table).
     Resource(String),
+    /// The command needs the engine to be initialised first (Hub's `init`).
+    NotReady(String),
 }
 
 impl fmt::Display for ProtocolError {
@@ -128,6 +130,7 @@ impl fmt::Display for ProtocolError {
             }
             ProtocolError::Syntax(s) => write!(f, "syntax: {s}"),
             ProtocolError::Resource(s) => f.write_str(s),
+            ProtocolError::NotReady(c) => write!(f, "{c}: send init first"),
         }
     }
 }
@@ -276,55 +279,93 @@ fn read_line(input: &mut dyn BufRead) -> std::io::Result<Option<Result<String, u
     Ok(Some(Ok(text.trim_end_matches(['\n', '\r']).to_string())))
 }
 
-/// Runs the protocol loop until `quit` or end of input. `dialect` is `None` when the first
-/// command chooses: `hub` starts Hub, anything else is read as the UCI-style dialect.
-pub fn run(input: &mut dyn BufRead, out: Out, dialect: Option<DialectKind>) {
-    run_engine(Engine::new(), input, out, dialect);
+/// One protocol session fed line by line: the engine, the dialect the first command chose and
+/// the output. `run` feeds it stdin; a host without a stdin (the browser's worker) feeds it the
+/// lines it receives, so both answer every line alike.
+pub struct Session {
+    engine: Engine,
+    dialect: Option<Dialect>,
+    out: Out,
 }
 
-/// `run` with an engine made by the caller (one given a weights file, say).
-pub fn run_engine(
-    mut engine: Engine,
-    input: &mut dyn BufRead,
-    out: Out,
-    dialect: Option<DialectKind>,
-) {
-    let mut current = dialect.map(|k| match k {
-        DialectKind::Uci => Dialect::Uci(uci::Uci::new()),
-        DialectKind::Hub => Dialect::Hub(hub::Hub::new()),
-    });
-    // A read error on stdin ends the session like end of input.
-    let mut quit = false;
-    while let Ok(Some(line)) = read_line(input) {
+impl Session {
+    /// A session writing to `out`. `dialect` is `None` when the first command chooses: `hub`
+    /// starts Hub, anything else is read as the UCI-style dialect.
+    pub fn new(out: Out, dialect: Option<DialectKind>) -> Session {
+        Session::with_engine(Engine::new(), out, dialect)
+    }
+
+    /// `new` with an engine made by the caller (one given a weights file, say).
+    pub fn with_engine(engine: Engine, out: Out, dialect: Option<DialectKind>) -> Session {
+        Session {
+            engine,
+            dialect: dialect.map(|k| match k {
+                DialectKind::Uci => Dialect::Uci(uci::Uci::new()),
+                DialectKind::Hub => Dialect::Hub(hub::Hub::new()),
+            }),
+            out,
+        }
+    }
+
+    /// The engine, to adjust what the protocol does not reach (`Engine::set_signals`).
+    pub fn engine(&mut self) -> &mut Engine {
+        &mut self.engine
+    }
+
+    /// Handles one line (without its newline), or `Err(n)` for a line of `n` bytes that was
+    /// too long to read; an error is answered with one line of the dialect.
+    pub fn line(&mut self, line: Result<String, usize>) -> Flow {
         log::trace!("<< {line:?}");
         if matches!(&line, Ok(l) if l.trim().is_empty()) {
-            continue;
+            return Flow::Continue;
         }
-        let dialect = current.get_or_insert_with(|| match &line {
+        let dialect = self.dialect.get_or_insert_with(|| match &line {
             Ok(l) if l.split_whitespace().next() == Some("hub") => Dialect::Hub(hub::Hub::new()),
             _ => Dialect::Uci(uci::Uci::new()),
         });
         let result = match line {
-            Ok(l) => dialect.handle(&mut engine, &out, &l),
+            Ok(l) if l.len() > MAX_LINE => Err(ProtocolError::LineTooLong(l.len())),
+            Ok(l) => dialect.handle(&mut self.engine, &self.out, &l),
             Err(n) => Err(ProtocolError::LineTooLong(n)),
         };
         match result {
-            Ok(Flow::Continue) => {}
-            Ok(Flow::Quit) => {
-                quit = true;
-                break;
-            }
+            Ok(flow) => flow,
             Err(e) => {
                 log::debug!("error: {e}");
-                out.line(&dialect.error_line(&e));
+                self.out.line(&dialect.error_line(&e));
+                Flow::Continue
             }
         }
     }
-    if quit {
-        engine.shutdown();
-    } else {
-        engine.finish_input();
+
+    /// Ends the session: after `quit`, stops any search; at the end of input (`quit` false),
+    /// lets a search that ends by itself finish first.
+    pub fn finish(mut self, quit: bool) {
+        if quit {
+            self.engine.shutdown();
+        } else {
+            self.engine.finish_input();
+        }
     }
+}
+
+/// Runs the protocol loop until `quit` or end of input. `dialect` is `None` when the first
+/// command chooses: `hub` starts Hub, anything else is read as the UCI-style dialect.
+pub fn run(input: &mut dyn BufRead, out: Out, dialect: Option<DialectKind>) {
+    run_session(Session::new(out, dialect), input);
+}
+
+/// `run` of a session made by the caller.
+pub fn run_session(mut session: Session, input: &mut dyn BufRead) {
+    // A read error on stdin ends the session like end of input.
+    let mut quit = false;
+    while let Ok(Some(line)) = read_line(input) {
+        if session.line(line) == Flow::Quit {
+            quit = true;
+            break;
+        }
+    }
+    session.finish(quit);
 }
 
 /// Runs the loop on stdin and stdout: the `crownhead` binary's front end, so only with the
@@ -342,11 +383,10 @@ pub fn run_stdio(
         eprintln!("{}", greeting());
     }
     let mut lock = stdin.lock();
-    run_engine(
-        Engine::with_eval_file(eval_file),
+    let engine = Engine::with_eval_file(eval_file);
+    run_session(
+        Session::with_engine(engine, Out::stdout(), dialect),
         &mut lock,
-        Out::stdout(),
-        dialect,
     );
 }
 

@@ -8,7 +8,7 @@ use super::options::{self, OPTIONS};
 use super::{Flow, Out, ProtocolError};
 use crate::game::Game;
 use crate::movegen::Counting;
-use crate::notation::fen::to_fen;
+use crate::notation::fen::to_fen_in;
 use crate::notation::move_text::{default_style, full_text};
 use crate::search::{Clock, Limits, Score, SearchInfo, SearchOutcome};
 use crate::SquareStyle;
@@ -377,7 +377,7 @@ fn show(engine: &Engine, out: &Out) {
         out.line(row);
     }
     out.line(&format!("Variant: {}", game.variant()));
-    out.line(&format!("FEN: {}", to_fen(pos)));
+    out.line(&format!("FEN: {}", to_fen_in(game.variant(), pos)));
     out.line(&format!("Side to move: {}", pos.side()));
     let style = default_style(game.variant());
     let legal: Vec<String> = game

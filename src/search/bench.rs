@@ -7,12 +7,12 @@ use crate::eval::EvalChoice;
 use crate::learned::Learned;
 use crate::notation::fen::parse_fen;
 use crate::notation::move_text::{default_style, full_text};
+use crate::platform::Instant;
 use crate::position::Position;
 use crate::variant::Variant;
 use crate::Game;
 use std::fmt;
 use std::sync::Arc;
-use std::time::Instant;
 
 /// The bench positions, `variant;fen` per line, `#` comments.
 pub const BENCH_POSITIONS: &str = include_str!("../../positions/bench.txt");

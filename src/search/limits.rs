@@ -45,6 +45,9 @@ pub struct Limits {
     /// Look for a win within this many moves of the side to move: search to the depth that
     /// can see one (unless `depth` is lower) and end as soon as one is found.
     pub mate: Option<u32>,
+    /// A search for analysis rather than for a move to play (Hub's `go analyze`): always at
+    /// full strength, whatever the `skill` option (`skill`).
+    pub analysis: bool,
 }
 
 impl Limits {

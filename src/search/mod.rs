@@ -17,6 +17,7 @@ mod pool;
 mod root;
 mod score;
 mod shared;
+pub mod skill;
 mod tb;
 mod threads;
 mod time;
@@ -53,6 +54,8 @@ pub struct SearchOptions {
     /// Weights read from a file (`crownhead --eval-file`) that play in place of their
     /// variant's embedded ones when `eval` is not `handwritten`.
     pub eval_file: Option<Arc<Learned>>,
+    /// The strength level of searches that end by themselves (`skill`); full by default.
+    pub skill: skill::Skill,
 }
 
 impl SearchOptions {
@@ -78,6 +81,7 @@ impl Default for SearchOptions {
             move_overhead_ms: 50,
             eval: EvalChoice::Auto,
             eval_file: None,
+            skill: skill::Skill::FULL,
         }
     }
 }
@@ -127,6 +131,8 @@ pub struct SearchOutcome {
 #[derive(Clone, Debug, Default)]
 pub struct SearchControl {
     flags: Arc<ControlFlags>,
+    /// Reads signals from outside the process's memory into the flags (see `with_signals`).
+    signals: Option<fn(&SearchControl)>,
 }
 
 #[derive(Debug, Default)]
@@ -143,6 +149,23 @@ impl SearchControl {
                 stop: AtomicBool::new(false),
                 pondering: AtomicBool::new(pondering),
             }),
+            signals: None,
+        }
+    }
+
+    /// The same control, whose flags the search also sets from `read` each time it polls:
+    /// where no other thread can reach the flags (a browser's worker, busy searching), `read`
+    /// looks at a flag the page sets (in a `SharedArrayBuffer`) and calls `stop` or
+    /// `ponderhit`. It must be cheap: the search calls it every thousand nodes or so.
+    pub fn with_signals(mut self, read: fn(&SearchControl)) -> SearchControl {
+        self.signals = Some(read);
+        self
+    }
+
+    /// Reads the outside signals, if any, into the flags.
+    pub fn refresh(&self) {
+        if let Some(read) = self.signals {
+            read(self);
         }
     }
 
@@ -210,6 +233,9 @@ impl Searcher {
 
     /// Starts or ends threads to match the option, ahead of the search that needs them.
     fn start_threads(&mut self) {
+        if !crate::platform::THREADS {
+            return;
+        }
         let wanted = self.options.threads.max(1);
         if self.pool.len() != wanted {
             let started = self.pool.resize(wanted);
@@ -292,7 +318,9 @@ impl Searcher {
 
     /// Searches the current position of `game` (whose history counts for repetitions and draw
     /// rules) within `limits`, reporting progress to `report`, until the limits are reached or
-    /// `control` says stop. While `control` is pondering, time limits do not apply.
+    /// `control` says stop. While `control` is pondering, time limits do not apply. Below full
+    /// strength (`SearchOptions::skill`) a search that ends by itself is capped and may choose
+    /// a weaker line (`skill`).
     pub fn search(
         &mut self,
         game: &Game,
@@ -300,10 +328,56 @@ impl Searcher {
         control: &SearchControl,
         report: &mut dyn FnMut(&SearchInfo),
     ) -> SearchOutcome {
+        let skill = self.options.skill;
+        if !skill.weakens(limits) {
+            return self.run(game, limits, None, control, report);
+        }
+        let wanted = self.options.multipv.max(1);
+        let lines = skill.level().lines.max(wanted);
+        // The lines of the last iteration reported, best first.
+        let mut last: Vec<SearchInfo> = Vec::new();
+        let outcome = self.run(
+            game,
+            &skill.cap(limits),
+            Some(lines),
+            control,
+            &mut |info| {
+                if info.multipv <= 1 {
+                    last.clear();
+                }
+                last.push(info.clone());
+                if info.multipv <= wanted {
+                    report(info);
+                }
+            },
+        );
+        skill.choose(game.position().key(), &last, &outcome)
+    }
+
+    /// One search with the options as set, or with `multipv` lines instead.
+    fn run(
+        &mut self,
+        game: &Game,
+        limits: &Limits,
+        multipv: Option<usize>,
+        control: &SearchControl,
+        report: &mut dyn FnMut(&SearchInfo),
+    ) -> SearchOutcome {
         // The threads of the last search may still be winding down: each takes this search's
         // job when it has ended the last one's.
         self.tt.new_search();
-        let (pool, tt, options) = (&self.pool, &self.tt, &self.options);
+        let widened;
+        let options = match multipv {
+            Some(k) => {
+                widened = SearchOptions {
+                    multipv: k,
+                    ..self.options.clone()
+                };
+                &widened
+            }
+            None => &self.options,
+        };
+        let (pool, tt) = (&self.pool, &self.tt);
         let db = self.databases[game.variant() as usize].clone();
         crate::with_rules!(game.variant(), R => threads::run::<R>(pool, tt, options, db, game, limits, control, report))
     }

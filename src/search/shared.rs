@@ -122,6 +122,7 @@ impl Shared {
             return true;
         }
         if id == 0 {
+            self.control.refresh();
             let over_nodes = self.nodes.len() > 1 && self.total_nodes() >= self.node_limit;
             let over_time = self.time().hard_stop(&self.control);
             if self.control.stopped() || over_time || over_nodes {
@@ -130,6 +131,11 @@ impl Shared {
             }
         }
         false
+    }
+
+    /// The node limit over all threads.
+    pub(crate) fn node_limit(&self) -> u64 {
+        self.node_limit
     }
 
     /// Publishes a thread's final node count.

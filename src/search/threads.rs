@@ -25,11 +25,13 @@ use super::worker::Worker;
 use super::{Limits, Score, SearchControl, SearchInfo, SearchOptions, SearchOutcome, MAX_DEPTH};
 use crate::egtb::Databases;
 use crate::game::Game;
+use crate::platform;
+use crate::platform::Instant;
 use crate::tt::TransTable;
 use crate::variant::Rules;
 use std::sync::mpsc::{channel, Receiver, RecvTimeoutError};
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// The depth searched when no limit at all is given.
 const DEFAULT_DEPTH: u32 = 16;
@@ -88,6 +90,9 @@ pub(crate) fn run<R: Rules + 'static>(
     ));
     let history = &game.positions()[..game.positions().len() - 1];
     let window = game.counters().quiet_plies as usize;
+    if !platform::THREADS {
+        return alone::<R>(&shared, KeyStack::new(history, window), control, report);
+    }
     for id in 1..threads {
         let shared = Arc::clone(&shared);
         let keys = KeyStack::new(history, window);
@@ -129,6 +134,25 @@ pub(crate) fn run<R: Rules + 'static>(
         shared.total_nodes()
     };
     outcome(&lines, depth, total)
+}
+
+/// The search where no thread can be started (the browser): the main thread's work on the
+/// caller's thread, reporting as it goes. The stop request and the clock are read at its polls.
+fn alone<R: Rules>(
+    shared: &Shared,
+    keys: KeyStack,
+    control: &SearchControl,
+    report: &mut dyn FnMut(&SearchInfo),
+) -> SearchOutcome {
+    let mut main = Worker::<R>::new(shared, 0, keys, shared.node_limit());
+    let (lines, depth) = main.iterate(&shared.setup, Some(report));
+    // UCI semantics, as in `coordinate`: an infinite or ponder search answers after the stop.
+    let limits = &shared.setup.limits;
+    while (limits.infinite || control.pondering()) && !control.stopped() {
+        control.refresh();
+        platform::pause();
+    }
+    outcome(&lines, depth, main.nodes)
 }
 
 /// Passes the main thread's reports on, ends the search on time or on `stop`, and returns the

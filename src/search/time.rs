@@ -6,7 +6,8 @@
 //! ponderhit the clock starts from that moment.
 
 use super::{Limits, SearchControl};
-use std::time::{Duration, Instant};
+use crate::platform::Instant;
+use std::time::Duration;
 
 /// What a fixed move time keeps back for the search to wind down and the answer to reach the
 /// client: a few milliseconds, not the clock's overhead (a `go movetime 100` with the default

@@ -1,5 +1,5 @@
 //! The user-facing tools built on the engine: `analyze` (annotate games), `match` (engine
-//! against engine), `play` (a person against the engine) and the opening sets they share. Each
+//! against engine), `play` (a person against the engine), `web` (the browser page's server) and the opening sets they share. Each
 //! subcommand's clap arguments live beside its code; `main.rs` only dispatches. Only with the
 //! default `cli` feature.
 
@@ -12,6 +12,7 @@ pub mod openings;
 pub mod play;
 pub mod selfplay;
 pub mod stats;
+pub mod web;
 
 use crate::search::{Limits, Score};
 use std::time::Duration;

@@ -47,4 +47,8 @@ mod rules;
 mod search;
 #[cfg(feature = "cli")]
 mod selfplay;
+#[cfg(feature = "cli")]
+mod skill;
 mod tactics;
+#[cfg(feature = "cli")]
+mod web_server;

@@ -316,3 +316,35 @@ fn errors_name_the_wrong_argument_and_escape_control_bytes() {
     }
     e.finish();
 }
+
+#[test]
+fn lidraughts_reads_the_info_lines_and_go_waits_for_init() {
+    let mut e = Engine::start(&["hub"]);
+    e.send("hub");
+    e.until(|l| l == "wait");
+    e.send("go think");
+    assert_eq!(ping(&mut e), ["error message=\"go: send init first\""]);
+    e.send("init");
+    e.until(|l| l == "ready");
+    // A PDN FEN in pos= as well as Scan's board string; then the fields in Scan's order, which
+    // lidraughts' parser reads by position: depth, mean-depth, score, nodes, time, nps, pv.
+    e.send("pos pos=W:W21-32:B1-12 moves=\"22-17 11-15\"");
+    e.send("level depth=6");
+    e.send("go think");
+    let lines = e.until(|l| l.starts_with("done"));
+    let infos: Vec<&String> = lines.iter().filter(|l| l.starts_with("info")).collect();
+    assert_eq!(infos.len(), 6, "{lines:?}");
+    for l in infos {
+        let keys: Vec<&str> = l
+            .split_whitespace()
+            .skip(1)
+            .map(|w| w.split('=').next().unwrap())
+            .collect();
+        assert_eq!(
+            keys[..7],
+            ["depth", "mean-depth", "score", "nodes", "time", "nps", "pv"],
+            "{l}"
+        );
+    }
+    e.finish();
+}

@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# CI step: Crownhead in the browser. Installs Debian's chromium and chromium-driver if missing,
+# builds web/dist with scripts/build_web.sh (the wasm32 target and the pinned wasm-bindgen CLI
+# come with it), builds the native engine the checks compare with, and runs the browser checks
+# (scripts/web/engine_test.py; with --full, deeper searches and longer games).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+start=$(date +%s)
+full=()
+[ "${1:-}" = "--full" ] && full=(--full)
+
+if ! [ -x /usr/bin/chromium ] || ! [ -x /usr/bin/chromedriver ]; then
+    apt-get install -y chromium chromium-driver >/dev/null 2>&1 ||
+        { apt-get update >/dev/null 2>&1 && apt-get install -y chromium chromium-driver >/dev/null; }
+fi
+dist=$(scripts/build_web.sh 2>/tmp/build_web.log | tail -1) || { tail -30 /tmp/build_web.log; exit 1; }
+built=$(date +%s)
+echo "web/dist built in $((built - start)) s: $dist"
+cargo build --release >/dev/null 2>&1 || cargo build --release
+python3 scripts/web/engine_test.py --dist "$dist" "${full[@]}"
+echo "browser checks: $(($(date +%s) - built)) s; the web step in all: $(($(date +%s) - start)) s"

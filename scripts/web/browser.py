@@ -1,0 +1,134 @@
+"""The shared harness of the browser tests: a static file server (with or without the
+cross-origin isolation headers) and Debian's headless Chromium driven through Selenium.
+
+Selenium comes from PyPI into a virtual environment that ``venv_helper`` makes under scripts/
+(``bootstrap()``, called first by every test script); the browser and its driver are Debian's
+``chromium`` and ``chromium-driver`` (/usr/bin/chromium, /usr/bin/chromedriver), never one that a
+package downloads: Selenium Manager is kept offline. Each browser starts with a fresh profile
+in a temporary directory, with everything that talks to the network in the background off.
+
+    from browser import bootstrap; bootstrap()
+    import browser
+    with browser.serve(folder, isolated=True) as base, browser.chromium() as driver:
+        driver.get(base + "/page.html")
+        answer = browser.call(driver, "return await window.someTest(arguments[0]);", 42)
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import http.server
+import os
+import shutil
+import sys
+import tempfile
+import threading
+from typing import Any, Iterator
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+SCRIPTS = os.path.dirname(HERE)
+ROOT = os.path.dirname(SCRIPTS)
+SELENIUM = "4.50.0"
+CHROMIUM = "/usr/bin/chromium"
+CHROMEDRIVER = "/usr/bin/chromedriver"
+FLAGS = [
+    "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+    "--disable-background-networking", "--disable-component-update", "--disable-sync",
+    "--disable-dev-shm-usage",
+]
+
+
+def bootstrap() -> None:
+    """Re-executes the calling script in the venv that has Selenium, making it if needed."""
+    sys.path.insert(0, SCRIPTS)
+    import venv_helper
+
+    venv_helper.reexec_into(os.path.join(SCRIPTS, ".venv-web"), "selenium", SELENIUM)
+
+
+class _Handler(http.server.SimpleHTTPRequestHandler):
+    """Static files, never cached, with the isolation headers when the server asks for them."""
+
+    isolated = False
+    extensions_map = {**http.server.SimpleHTTPRequestHandler.extensions_map,
+                      ".wasm": "application/wasm", ".js": "text/javascript",
+                      ".mjs": "text/javascript"}
+
+    def end_headers(self) -> None:
+        self.send_header("Cache-Control", "no-store")
+        if self.isolated:
+            self.send_header("Cross-Origin-Opener-Policy", "same-origin")
+            self.send_header("Cross-Origin-Embedder-Policy", "require-corp")
+        super().end_headers()
+
+    def log_message(self, *args: Any) -> None:  # quiet: the tests print what matters
+        pass
+
+
+@contextlib.contextmanager
+def serve(folder: str, isolated: bool = True) -> Iterator[str]:
+    """Serves `folder` on a free local port while the block runs; yields its base URL. With
+    `isolated`, every answer carries COOP: same-origin and COEP: require-corp, which make the
+    page cross-origin isolated (and SharedArrayBuffer available)."""
+    handler = type("Handler", (_Handler,), {"isolated": isolated})
+    server = http.server.ThreadingHTTPServer(
+        ("127.0.0.1", 0), functools.partial(handler, directory=folder))
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}"
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+@contextlib.contextmanager
+def chromium(width: int = 1200, height: int = 900) -> Iterator[Any]:
+    """A headless Chromium with a fresh profile, quit and deleted after the block."""
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+
+    if not (os.path.exists(CHROMIUM) and os.path.exists(CHROMEDRIVER)):
+        sys.exit("error: needs Debian's chromium and chromium-driver "
+                 "(apt-get install chromium chromium-driver)")
+    os.environ["SE_OFFLINE"] = "true"  # Selenium Manager must never download a browser
+    profile = tempfile.mkdtemp(prefix="crownhead-chromium-")
+    options = webdriver.ChromeOptions()
+    options.binary_location = CHROMIUM
+    for flag in FLAGS + [f"--user-data-dir={profile}", f"--window-size={width},{height}"]:
+        options.add_argument(flag)
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
+    try:
+        yield driver
+    finally:
+        driver.quit()
+        shutil.rmtree(profile, ignore_errors=True)
+
+
+def call(driver: Any, body: str, *args: Any, timeout: float = 60) -> Any:
+    """Runs `body` (an async function body: it may `await`; its `return` is the answer) in the
+    page and returns its answer; a thrown error fails with its message."""
+    driver.set_script_timeout(timeout)
+    script = ("const done = arguments[arguments.length - 1];"
+              "(async (...a) => { " + body + " })(...Array.from(arguments).slice(0, -1))"
+              ".then(v => done({ok: v}), e => done({error: String(e && e.stack || e)}));")
+    answer = driver.execute_async_script(script, *args)
+    if answer is None or "error" in answer:
+        raise RuntimeError(f"in the page: {answer and answer.get('error')}")
+    return answer.get("ok")
+
+
+def console(driver: Any) -> list:
+    """The browser console's messages since the last call."""
+    try:
+        return driver.get_log("browser")
+    except Exception:  # noqa: BLE001 - not every driver keeps the log
+        return []
+
+
+def version(driver: Any) -> str:
+    """The browser's name and version, as the driver reports them."""
+    caps = driver.capabilities
+    return f"{caps.get('browserName', '?')} {caps.get('browserVersion', '?')}"
