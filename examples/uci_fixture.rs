@@ -56,7 +56,7 @@ fn main() {
                     let fen = value("pos").and_then(|p| hub::position_to_fen(&p)).expect("hub position");
                     game = Game::from_fen(variant, &fen).expect("fen");
                     for m in value("moves").unwrap_or_default().split_whitespace() {
-                        let mv = hub::find_move(m, &game, |n| n).expect("legal hub move");
+                        let mv = hub::find_move(m, &game.legal_moves(), |n| n).expect("legal hub move");
                         game.play(mv).expect("legal");
                     }
                     continue;

@@ -5,9 +5,12 @@
                                  [--epochs 8] [--lr 0.001] [--batch 1024] [--holdout 0.1]
                                  [--lambda 0.8] [--base none|handwritten] [--seed 1]
 
-Issue 22. The pattern tables of `scripts/train_eval.py` are linear; this model is not, and on
-the same data it predicts the games' results much better (docs/TRAINING.md has the figures).
-It shares that script's data reader, scale fitting, split and file container.
+Reads data files written by `crownhead selfplay` (docs/SELFPLAY.md), fits the model below
+(Adam on minibatches, numpy, in a virtual environment made for it: scripts/.venv-train), prints
+the training and held-out error beside the search's own score and the hand-written evaluation,
+and writes a weights file that the engine plays (`crownhead --eval-file`, or embedded as
+src/learned/<variant>.weights). Reproducible: the split and the minibatches come from `--seed`.
+The data reader, the scale fit and the weights file are in scripts/train_net_data.py.
 
 The model (src/learned/network.rs is the engine's reading of it and must agree exactly):
 - 128 inputs, 0 or 1, seen from the side to move (with Black to move the board is turned
@@ -29,7 +32,7 @@ centi-man); the linear term in centi-men. Then, in integers:
     h2 = clamp(floor((64 * b2 + h1 . W2) / 64), 0, 128)
     eval = floor((128 * b3 + h2 . W3) / 2048) + sum of the linear weights of the inputs set
 
-The file is train_eval.py's container (`CHEV`, version 1) with flags bit 1 set (a network):
+The file (`CHEV`, version 1: scripts/train_net_data.py) has flags bit 1 set (a network):
 W1 (128 rows of 64, row i the input i), b1 (64), W2 (64 rows of 32), b2 (32), W3 (32), b3,
 the linear weights (128): 10,497 i16 values.
 """
@@ -44,7 +47,7 @@ import time
 SCRIPTS_DIR = os.path.dirname(os.path.abspath(__file__))
 sys.dont_write_bytecode = True
 sys.path.insert(0, SCRIPTS_DIR)
-import train_eval as te  # noqa: E402
+import train_net_data as te  # noqa: E402
 
 INPUTS, H1, H2 = 128, 64, 32
 ONE = 128  # an activation of 1.0 in the engine's integers
@@ -146,7 +149,7 @@ def main() -> None:
     result = np.where(black_to_move, 1.0 - result_white, result_white)
     score = rec["score"].astype(np.float64)
     rng = np.random.default_rng(a.seed)
-    # Whole games on one side of the split, drawn as train_eval.py draws them.
+    # Whole games on one side of the split: a game's positions are alike.
     held = (rng.random(game.max() + 1) < a.holdout)[game]
     if held.all() or not held.any():
         sys.exit(f"error: {game.max() + 1} games are too few to hold some out and train on the "

@@ -28,7 +28,7 @@ error) returns the multipliers of the sweep with the least held-out error, not t
 It prints the error on the training and the held-out positions before and after, the path of
 sweeps, how much the held-out error fell with its standard error (games as the units), and per
 term the multiplier and the positions where the term is not zero. Scaling the term's weights
-in `src/eval/weights.rs` by them is the proposed change, to be confirmed by a match of the changed
+in `src/eval/handwritten/weights.rs` by them is the proposed change, to be confirmed by a match of the changed
 engine against the old one (`crownhead match`).
 
 `squares` fits weights by square instead: the men's table (`Weights::man_square`) and, with
@@ -40,7 +40,7 @@ signs), by Gauss-Newton steps on the diagonal with the rest of the evaluation fi
 pulls the weights toward the engine's present ones: the fit minimises the mean squared error
 plus that weight times the sum of the squared distances in centi-men (one fit per value; the
 larger, the closer they stay). The answer is the step with the least held-out error, rounded
-to centi-men, printed in `src/eval/weights.rs`'s layout (rank 8 first) with the held-out error gained
+to centi-men, printed in `src/eval/handwritten/weights.rs`'s layout (rank 8 first) with the held-out error gained
 and its standard error. `--cache` keeps the positions for another fit of the same games.
 
 Standard library only. Build the engine first (`cargo build --release`).

@@ -29,7 +29,7 @@ pub mod variant;
 pub mod zobrist;
 
 pub use bitboard::{Bitboard, Color, Square};
-pub use eval::{evaluate, evaluate_terms};
+pub use eval::{evaluate, explain, EvalChoice};
 pub use game::{EndReason, Game, GameResult, Outcome};
 pub use movegen::Counting;
 pub use moves::Move;

@@ -17,9 +17,9 @@ use std::time::Instant;
 struct Cli {
     #[command(subcommand)]
     command: Option<Command>,
-    /// Play with this learned-evaluation weights file (scripts/train_eval.py) instead of the
-    /// embedded weights of its variant, to test a new fit without a rebuild; before the
-    /// subcommand (`crownhead --eval-file F bench --eval learned`), or alone for the protocol.
+    /// Play with this learned-evaluation weights file (scripts/train_net.py) instead of the
+    /// embedded weights of its variant, to test a new fit without a rebuild: alone for the
+    /// protocol, or before `bench` (`crownhead --eval-file F bench --eval learned`).
     #[arg(long, value_name = "FILE")]
     eval_file: Option<std::path::PathBuf>,
 }
@@ -64,7 +64,7 @@ enum Command {
         hash: usize,
         /// The evaluation: auto, learned or handwritten.
         #[arg(long, default_value = "auto")]
-        eval: crownhead::learned::EvalChoice,
+        eval: crownhead::EvalChoice,
         /// Search only this variant's positions (the signature is that of all of them).
         #[arg(long)]
         variant: Option<Variant>,
@@ -87,7 +87,7 @@ enum Command {
         /// russian, english, brazilian, pool, italian, spanish or czech.
         #[arg(long, default_value = "russian")]
         variant: Variant,
-        /// A weights file written by scripts/train_eval.py.
+        /// A weights file written by scripts/train_net.py.
         #[arg(long)]
         weights: Option<String>,
     },
@@ -129,6 +129,16 @@ enum EgtbCommand {
         /// already (one task of a cluster build, docs/CLUSTER.md).
         #[arg(long, requires = "material")]
         only: bool,
+    },
+    /// The build order: each pair of slices up to N pieces, its positions and the pairs it
+    /// needs (what the cluster driver schedules by).
+    Plan {
+        /// The most pieces (2-8).
+        #[arg(long)]
+        pieces: u32,
+        /// As JSON, for programs.
+        #[arg(long)]
+        json: bool,
     },
     /// One line per material and side to move: positions, wins, draws, losses.
     Stats {
@@ -180,26 +190,35 @@ fn main() -> ExitCode {
     let mut args = std::env::args().skip(1);
     match args.next().as_deref() {
         None => {
-            crownhead::protocol::run_stdio(None);
+            crownhead::protocol::run_stdio(None, None);
             return ExitCode::SUCCESS;
         }
         Some("hub") => {
             log::debug!("ignoring hub arguments: {:?}", args.collect::<Vec<_>>());
-            crownhead::protocol::run_stdio(Some(crownhead::protocol::DialectKind::Hub));
+            crownhead::protocol::run_stdio(Some(crownhead::protocol::DialectKind::Hub), None);
             return ExitCode::SUCCESS;
         }
         Some(_) => {}
     }
     // End of protocol dispatch.
     let cli = Cli::parse();
+    let mut eval_file = None;
     if let Some(path) = &cli.eval_file {
-        if let Err(e) = crownhead::learned::load_file(path) {
-            let message = e.to_string();
-            eprintln!(
-                "crownhead: error: {}",
-                crownhead::notation::quote::printable_lines(&message)
-            );
-            return ExitCode::FAILURE;
+        let read = match cli.command {
+            None | Some(Command::Bench { .. }) => {
+                crownhead::learned::read_file(path).map_err(|e| e.to_string())
+            }
+            Some(_) => Err("--eval-file is read by the protocol and bench only".to_string()),
+        };
+        match read {
+            Ok(learned) => eval_file = Some(std::sync::Arc::new(learned)),
+            Err(message) => {
+                eprintln!(
+                    "crownhead: error: {}",
+                    crownhead::notation::quote::printable_lines(&message)
+                );
+                return ExitCode::FAILURE;
+            }
         }
     }
     // Not for `match`: it writes to engines over pipes and must see their end as an error.
@@ -208,7 +227,7 @@ fn main() -> ExitCode {
     }
     let result = match cli.command {
         None => {
-            crownhead::protocol::run_stdio(None);
+            crownhead::protocol::run_stdio(None, eval_file);
             Ok(())
         }
         Some(Command::Bench {
@@ -217,7 +236,7 @@ fn main() -> ExitCode {
             hash,
             eval,
             variant,
-        }) => run_bench(depth, threads, hash, eval, variant),
+        }) => run_bench(depth, threads, hash, eval, eval_file, variant),
         Some(Command::Perft {
             depth,
             variant,
@@ -313,7 +332,8 @@ fn run_bench(
     depth: u32,
     threads: usize,
     hash: usize,
-    eval: crownhead::learned::EvalChoice,
+    eval: crownhead::EvalChoice,
+    eval_file: Option<std::sync::Arc<crownhead::learned::Learned>>,
     only: Option<Variant>,
 ) -> Result<(), String> {
     if !(1..=crownhead::MAX_DEPTH).contains(&depth)
@@ -325,7 +345,7 @@ fn run_bench(
             crownhead::MAX_DEPTH
         ));
     }
-    crownhead::search::bench::run(depth, threads, hash, eval, only, &mut |line| {
+    crownhead::search::bench::run(depth, threads, hash, eval, eval_file, only, &mut |line| {
         println!("{line}")
     })
     .map_err(|e| e.to_string())?;
@@ -354,7 +374,9 @@ fn run_moves(variant: Variant, paths: bool, algebraic: bool) -> Result<(), Strin
 /// hand-written one.
 fn run_evaluate(variant: Variant, weights: Option<String>) -> Result<(), String> {
     let Some(path) = weights else {
-        return each_fen_line(variant, |pos| crownhead::evaluate(variant, pos).to_string());
+        return each_fen_line(variant, |pos| {
+            crownhead::eval::handwritten::evaluate(variant, pos).to_string()
+        });
     };
     let bytes = std::fs::read(&path).map_err(|e| format!("cannot read {path}: {e}"))?;
     let learned = crownhead::learned::Weights::parse(&bytes, variant)
@@ -461,6 +483,32 @@ fn run_egtb(command: EgtbCommand) -> Result<(), String> {
                 start.elapsed().as_secs_f64(),
                 opts.dir.display()
             );
+            Ok(())
+        }
+        EgtbCommand::Plan { pieces, json } => {
+            let max = egtb::plan::MAX_PLAN_PIECES;
+            if !(2..=max).contains(&pieces) {
+                return Err(format!("pieces {pieces} is out of range (2-{max})"));
+            }
+            let pairs = egtb::plan::plan(pieces);
+            if json {
+                println!("{}", egtb::plan::to_json(pieces, &pairs));
+                return Ok(());
+            }
+            for p in &pairs {
+                let names: Vec<String> = p.slices.iter().map(|m| m.file_name()).collect();
+                let needs: Vec<String> = p.needs.iter().map(|m| m.file_name()).collect();
+                println!(
+                    "{}: {} positions; needs {}",
+                    names.join(" "),
+                    p.sizes.iter().sum::<u64>(),
+                    if needs.is_empty() {
+                        "nothing".to_string()
+                    } else {
+                        needs.join(" ")
+                    }
+                );
+            }
             Ok(())
         }
         EgtbCommand::Stats {

@@ -2,26 +2,28 @@
 
 The unit is a pair: a material and its mirror, solved together (docs/EGTB.md). A pair's task
 runs `crownhead egtb build --material M --only` once every pair its moves lead to (captures,
-crownings: `successors` below, mirroring src/egtb/build.rs) is on disk, and writes its slices
-to the shared `--dir`. `--only` reads just those direct dependencies; without it each task
+crownings) is on disk, and writes its slices to the shared `--dir`. `--only` reads just those direct dependencies; without it each task
 would read and check every slice below its own, and keep them in memory (docs/CLUSTER.md).
 Pairs already on disk are skipped, so a rerun carries on where a stopped build left off. A pair
 lost after its retry blocks the pairs that need it; the report names both, and a rerun tries
-them again. The materials and the dependency order mirror src/egtb/material.rs; the files
-show that they agree (scripts/cluster_check.py: identical to `crownhead egtb build`).
+them again. The pairs, their build order, sizes and dependencies are the engine's own:
+`crownhead egtb plan --json` (src/egtb/plan.rs), read by `Plan`; nothing here re-derives them.
 """
 
 from __future__ import annotations
 
 import argparse
 import heapq
+import json
 import os
+import subprocess
 from dataclasses import dataclass
-from math import comb
 from typing import Dict, List, NamedTuple, Optional, Set
 
 HELP = "crownhead egtb build over a Ray cluster, one task per pair of slices"
-MAX_OF_A_KIND = 12
+# The driver's own engine, for the plan (session.DEFAULT_BINARY; that module needs Ray).
+DEFAULT_BINARY = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(
+    os.path.abspath(__file__)))), "target", "release", "crownhead")
 
 
 class Material(NamedTuple):
@@ -46,60 +48,33 @@ class Material(NamedTuple):
     def arg(self) -> str:
         return ",".join(map(str, self))
 
-    def size(self) -> int:
-        """Positions in the slice: the range of src/egtb/index.rs. White's men stand on squares
-        4-31, k of them on 28-31 where no Black man can be; Black's men take 28 - (wm - k) of
-        0-27; the kings take the free squares."""
-        men = sum(comb(4, k) * comb(24, self.wm - k) * comb(28 - (self.wm - k), self.bm)
-                  for k in range(min(4, self.wm) + 1))
-        free = 32 - self.wm - self.bm
-        return men * comb(free, self.wk) * comb(free - self.wk, self.bk)
 
-
-def materials_of(n: int) -> List[Material]:
-    """Every material of exactly n pieces with both sides present (material.rs for_each_of)."""
-    out = []
-    for wm in range(min(n, MAX_OF_A_KIND) + 1):
-        for wk in range(min(n - wm, MAX_OF_A_KIND - wm) + 1):
-            for bm in range(min(n - wm - wk, MAX_OF_A_KIND) + 1):
-                m = Material(wm, wk, bm, n - wm - wk - bm)
-                if m.wm + m.wk > 0 and m.bm + m.bk > 0 and m.bm + m.bk <= MAX_OF_A_KIND:
-                    out.append(m)
-    return out
-
-
-def build_order(max_pieces: int) -> List[List[Material]]:
-    """The pairs of up to `max_pieces` pieces in dependency order (material.rs build_order)."""
-    pairs = []
-    for n in range(2, max_pieces + 1):
-        of_n = sorted((m for m in materials_of(n) if m <= m.swapped()),
-                      key=lambda m: (m.men(), m))
-        pairs.extend([m] if m == m.swapped() else [m, m.swapped()] for m in of_n)
-    return pairs
-
-
-def successors(m: Material) -> List[Material]:
-    """The slices the moves out of m lead to: captures and crownings (build.rs successors)."""
-    out = []
-    for crown in range(2 if m.wm > 0 else 1):
-        wm, wk = m.wm - crown, m.wk + crown
-        for men in range(m.bm + 1):
-            for kings in range(m.bk + 1):
-                left = m.bm - men + m.bk - kings
-                if (men + kings > 0 or crown > 0) and left > 0:
-                    out.append(Material(wm, wk, m.bm - men, m.bk - kings).swapped())
-    return out
+def engine_plan(max_pieces: int, binary: Optional[str] = None) -> dict:
+    """`crownhead egtb plan --pieces N --json`: the pairs in build order, each with its slices,
+    their sizes and the pairs it needs."""
+    binary = os.path.abspath(binary or DEFAULT_BINARY)
+    if not os.path.isfile(binary):
+        raise SystemExit(f"error: no crownhead binary at {binary} for the build plan "
+                         "(cargo build --release, or --crownhead PATH)")
+    out = subprocess.run([binary, "egtb", "plan", "--pieces", str(max_pieces), "--json"],
+                         capture_output=True, text=True)
+    if out.returncode != 0:
+        raise SystemExit(f"error: crownhead egtb plan: {out.stderr.strip()}")
+    return json.loads(out.stdout)
 
 
 class Plan:
-    """The pairs and, for each, the pairs it needs (by their first material)."""
+    """The engine's plan: the pairs in build order, for each the pairs it needs (by their
+    first material), and each slice's positions."""
 
-    def __init__(self, max_pieces: int):
-        self.pairs = build_order(max_pieces)
-        pair_of = {m: p[0] for p in self.pairs for m in p}
+    def __init__(self, max_pieces: int, binary: Optional[str] = None):
+        data = engine_plan(max_pieces, binary)
+        self.pairs = [[Material(*m) for m in p["slices"]] for p in data["pairs"]]
         self.needs: Dict[Material, Set[Material]] = {
-            p[0]: {pair_of[s] for m in p for s in successors(m)} - {p[0]} for p in self.pairs}
+            Material(*p["slices"][0]): {Material(*n) for n in p["needs"]} for p in data["pairs"]}
         self.members = {p[0]: p for p in self.pairs}
+        self.size: Dict[Material, int] = {
+            Material(*m): n for p in data["pairs"] for m, n in zip(p["slices"], p["sizes"])}
 
 
 @dataclass
@@ -118,14 +93,14 @@ CORE_US_PER_POSITION = 3.1
 
 
 def project(max_pieces: int, nodes: int, cores: int,
-            core_us: float = CORE_US_PER_POSITION) -> Dict[str, float]:
+            core_us: float = CORE_US_PER_POSITION, binary: Optional[str] = None) -> Dict[str, float]:
     """The wall time of a build of up to `max_pieces` pieces on `nodes` nodes of `cores` cores,
     one pair at a time per node with all its cores (`--threads cores`), at `core_us` a position
     and core, scaling perfectly with threads (an optimistic assumption). List scheduling: a
     free node takes the largest pair whose dependencies are done. Returns the makespan and two
     lower bounds: all the work spread evenly, and the longest chain of dependent pairs."""
-    plan = Plan(max_pieces)
-    secs = {p: sum(m.size() for m in plan.members[p]) * core_us * 1e-6 / cores
+    plan = Plan(max_pieces, binary)
+    secs = {p: sum(plan.size[m] for m in plan.members[p]) * core_us * 1e-6 / cores
             for p in plan.members}
     chain: Dict[Material, float] = {}
     for pair in plan.pairs:
@@ -154,8 +129,8 @@ def project(max_pieces: int, nodes: int, cores: int,
     largest = max(plan.members, key=lambda p: secs[p])
     return {"makespan": now, "even": sum(secs.values()) / nodes, "chain": max(chain.values()),
             "pairs": len(plan.pairs), "largest": secs[largest],
-            "largest_positions": sum(m.size() for m in plan.members[largest]),
-            "positions": sum(m.size() for p in plan.pairs for m in p)}
+            "largest_positions": sum(plan.size[m] for m in plan.members[largest]),
+            "positions": sum(plan.size[m] for p in plan.pairs for m in p)}
 
 
 def hours(s: float) -> str:
@@ -177,7 +152,7 @@ def print_projection(args) -> None:
     """`--project NxC`: the projection for each cluster size given (comma-separated)."""
     for spec in args.project.split(","):
         nodes, _, cores = spec.partition("x")
-        r = project(args.pieces, int(nodes), int(cores))
+        r = project(args.pieces, int(nodes), int(cores), binary=getattr(args, "crownhead", None))
         print(f"egtb {args.pieces} pieces on {nodes} nodes x {cores} cores: about "
               f"{hours(r['makespan'])} ({r['pairs']} pairs, {r['positions'] / 1e9:.1f} G "
               f"positions; bounds: work spread evenly {hours(r['even'])}, longest chain "
@@ -194,7 +169,7 @@ def run(args, extra: List[str], session, fault: Optional[Dict] = None) -> Report
         raise SystemExit("error: egtb needs --variant and --dir (unless --project)")
     directory = os.path.abspath(args.dir)
     os.makedirs(os.path.join(directory, args.variant), exist_ok=True)
-    plan = Plan(args.pieces)
+    plan = Plan(args.pieces, getattr(args, "crownhead", None))
     on_disk = lambda p: all(  # noqa: E731
         os.path.exists(os.path.join(directory, args.variant, m.file_name()))
         for m in plan.members[p])

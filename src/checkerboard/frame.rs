@@ -225,7 +225,7 @@ mod tests {
             assert_eq!(cb_coors_to_number(x, y), n, "square {n}");
             assert_eq!(square_at(x, y), Some(sq), "square {n}");
         }
-        // The anchors: 1 = b8 at [6][0], 4 = h8 at [0][0], 29 = a1 at [7][7].
+        // CheckerBoard's documented anchors: 1 = b8 at [6][0], 4 = h8 at [0][0], 29 = a1 at [7][7].
         let at = |n| coords(Square::from_number(n).unwrap());
         assert_eq!(
             (at(1), at(4), at(5), at(29), at(32)),

@@ -205,9 +205,9 @@ fn later_needs(rest: &[Vec<Material>]) -> Vec<Material> {
 }
 
 /// The slices that the moves out of `pair` can lead to (as stored, White to move): its
-/// `successors`. (Stage 1 loaded every slice with fewer pieces; the exact list needs less
-/// memory and lets `BuildOptions::only` build a slice without the rest.)
-fn dependencies(pair: &[Material]) -> Vec<Material> {
+/// `successors`. (Loading every slice with fewer pieces would also work; the exact list
+/// needs less memory and lets `BuildOptions::only` build a slice without the rest.)
+pub(crate) fn dependencies(pair: &[Material]) -> Vec<Material> {
     let mut out: Vec<Material> = pair.iter().flat_map(|&m| successors(m)).collect();
     out.sort();
     out.dedup();

@@ -22,6 +22,7 @@ mod error;
 mod file;
 pub mod index;
 pub mod material;
+pub mod plan;
 mod prober;
 mod retro;
 

@@ -1,76 +1,69 @@
-//! The learned evaluation (issue 22), fitted to self-play games (docs/TRAINING.md): pattern
-//! tables (`scripts/train_eval.py`) or a small network (`scripts/train_net.py`). `weights`
-//! reads and checks a trainer's file; `patterns` and `network` compute the evaluation each
-//! model describes; `library` holds the weights the engine plays with (embedded in the binary,
-//! or a file named at start-up); `choice` says which evaluation a search uses.
+//! The learned evaluation: a small network fitted to self-play games by
+//! `scripts/train_net.py` (docs/TRAINING.md). `weights` reads and checks a trainer's file;
+//! `view` is the side to move's view of a position that the model reads; `network` computes
+//! the evaluation; `library` holds the weights the engine plays with (embedded in the binary).
 
-pub mod choice;
 pub mod library;
 pub mod network;
-pub mod patterns;
+mod view;
 pub mod weights;
 
-pub use choice::EvalChoice;
-pub use library::{learned_for, load_file};
-pub use patterns::{evaluate, explain, WEIGHT_COUNT};
-pub use weights::{Base, Model, Weights, WeightsError};
+pub use library::{learned_for, read_file};
+pub use network::WEIGHT_COUNT;
+pub use weights::{Base, Weights, WeightsError};
 
 use crate::position::Position;
 use crate::variant::Rules;
 pub use network::Accumulators;
 use network::Network;
-use patterns::Tables;
 
 /// A weights file made ready for play: the weights, and the same weights in the form the
-/// search reads.
+/// search reads. Two are equal when their weights are (the network is built from them).
 #[derive(Clone, Debug)]
 pub struct Learned {
     /// The weights as the file holds them.
     pub weights: Weights,
-    model: Ready,
+    network: Box<Network>,
 }
 
-/// A model built from its weights.
-#[derive(Clone, Debug)]
-enum Ready {
-    Tables(Box<Tables>),
-    Network(Box<Network>),
-}
-
-impl Ready {
-    #[inline]
-    fn evaluate(&self, pos: &Position, recent: Option<&mut Accumulators>) -> i32 {
-        match (self, recent) {
-            (Ready::Tables(tables), _) => tables.evaluate(pos),
-            (Ready::Network(net), None) => net.evaluate(pos),
-            (Ready::Network(net), Some(recent)) => net.evaluate_from(pos, recent),
-        }
+impl PartialEq for Learned {
+    fn eq(&self, other: &Learned) -> bool {
+        self.weights == other.weights
     }
 }
+
+// `new` refuses a scale K that is not a finite number, the one value that is not equal to itself.
+impl Eq for Learned {}
 
 impl Learned {
-    /// Builds the model that checked weights describe (refused if their count is not the
-    /// model's).
+    /// Builds the network that checked weights describe (refused if their count is not the
+    /// network's, or their scale K is not a positive number).
     pub fn new(weights: Weights) -> Result<Learned, WeightsError> {
-        let model = match weights.model {
-            Model::Tables => Ready::Tables(Box::new(
-                Tables::new(&weights.values).map_err(WeightsError)?,
-            )),
-            Model::Network => Ready::Network(Box::new(
-                Network::new(&weights.values).map_err(WeightsError)?,
-            )),
-        };
-        Ok(Learned { weights, model })
+        if !(weights.k.is_finite() && weights.k > 0.0) {
+            return Err(WeightsError::Scale(weights.k));
+        }
+        let network = Box::new(Network::new(&weights.values)?);
+        Ok(Learned { weights, network })
     }
 
-    /// The model the file describes, as the trainer fits it: the tables, plus the hand-written
-    /// evaluation where the file says they correct it. Side to move's view, centi-men.
+    /// The network alone, or with `recent` the same value sooner.
+    #[inline]
+    fn network_eval(&self, pos: &Position, recent: Option<&mut Accumulators>) -> i32 {
+        match recent {
+            None => self.network.evaluate(pos),
+            Some(recent) => self.network.evaluate_from(pos, recent),
+        }
+    }
+
+    /// The model the file describes, as the trainer fits it: the network, plus the
+    /// hand-written evaluation where the file says the network corrects it. Side to move's
+    /// view, centi-men.
     #[inline]
     pub fn model_eval<R: Rules>(&self, pos: &Position) -> i32 {
-        let own = self.model.evaluate(pos, None);
+        let own = self.network_eval(pos, None);
         match self.weights.base {
             Base::None => own,
-            Base::HandWritten => own + crate::eval::evaluate_for::<R>(pos),
+            Base::HandWritten => own + crate::eval::handwritten::evaluate_for::<R>(pos),
         }
     }
 
@@ -95,44 +88,42 @@ impl Learned {
         pos: &Position,
         recent: Option<&mut Accumulators>,
     ) -> i32 {
-        if crate::eval::dead_draw::<R>(pos) {
+        if crate::eval::handwritten::dead_draw::<R>(pos) {
             return 0;
         }
         if kings_only(pos) {
-            return crate::eval::terms_total::<R>(pos);
+            return crate::eval::handwritten::terms_total::<R>(pos);
         }
-        let own = self.model.evaluate(pos, recent);
+        let own = self.network_eval(pos, recent);
         match self.weights.base {
             Base::None => own,
-            Base::HandWritten => own + crate::eval::terms_total::<R>(pos),
+            Base::HandWritten => own + crate::eval::handwritten::terms_total::<R>(pos),
         }
     }
 
     /// The evaluation as the search plays it, by block: the hand-written total where the
-    /// model corrects it, the model's blocks (the tables' windows and terms; the network's
-    /// linear piece weights and its hidden layers' output), and a last term cancelling the rest
-    /// in a dead draw (as in the hand-written explanation). The values sum to `evaluate_for`.
+    /// network corrects it, the network's linear piece weights and its hidden layers' output,
+    /// and a last term cancelling the rest in a dead draw (as in the hand-written explanation).
+    /// The values sum to `evaluate_for`.
     pub fn terms<R: Rules>(&self, pos: &Position) -> Vec<(&'static str, i32)> {
         let mut terms = Vec::new();
         if kings_only(pos) {
             terms.push((
                 "hand-written (kings only)",
-                crate::eval::evaluate_for::<R>(pos),
+                crate::eval::handwritten::evaluate_for::<R>(pos),
             ));
             return terms;
         }
         if self.weights.base == Base::HandWritten {
-            terms.push(("hand-written", crate::eval::evaluate_for::<R>(pos)));
+            terms.push((
+                "hand-written",
+                crate::eval::handwritten::evaluate_for::<R>(pos),
+            ));
         }
-        match &self.model {
-            Ready::Tables(_) => terms.extend(explain(&self.weights.values, pos)),
-            Ready::Network(net) => {
-                let [linear, hidden] = net.parts(pos);
-                terms.push(("pieces (network's linear part)", linear));
-                terms.push(("network", hidden));
-            }
-        }
-        if crate::eval::dead_draw::<R>(pos) {
+        let [linear, hidden] = self.network.parts(pos);
+        terms.push(("pieces (network's linear part)", linear));
+        terms.push(("network", hidden));
+        if crate::eval::handwritten::dead_draw::<R>(pos) {
             let sum: i32 = terms.iter().map(|t| t.1).sum();
             terms.push(("dead draw", -sum));
         }

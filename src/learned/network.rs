@@ -1,15 +1,15 @@
-//! The learned evaluation's second model: a small neural network, as `scripts/train_net.py`
-//! fits it (its docstring is the reference). 128 inputs (our men, their men, our kings, their
-//! kings, a square each, from the side to move's view), two hidden layers of 64 and 32 units
-//! clipped to 0..1, one output; beside it a linear weight per input. The pattern tables are
-//! linear in their windows; this model is not, and predicts the games' results much better.
+//! The learned evaluation's model: a small neural network, as `scripts/train_net.py` fits it
+//! (its docstring is the reference). 128 inputs (our men, their men, our kings, their kings, a
+//! square each, from the side to move's view: `view.rs`), two hidden layers of 64 and 32 units
+//! clipped to 0..1, one output; beside it a linear weight per input.
 //!
 //! Everything is in integers, so that the trainer reproduces the engine's every value and a
 //! search is deterministic: an activation of 1.0 is `ONE`; see the trainer for the scales.
 //! The side to move's view makes a position and its colour-mirrored twin the same inputs, so
 //! the evaluation is symmetric by construction.
 
-use super::patterns::{view_of, Bits};
+use super::view::{view_of, Bits};
+use super::WeightsError;
 use crate::position::Position;
 
 /// Inputs: four sets of 32 squares.
@@ -54,12 +54,12 @@ pub struct Network {
 impl Network {
     /// The network of `WEIGHT_COUNT` weights in file order; refused if some board could
     /// overflow a first-layer sum in `i16`.
-    pub fn new(weights: &[i16]) -> Result<Network, String> {
+    pub fn new(weights: &[i16]) -> Result<Network, WeightsError> {
         if weights.len() != WEIGHT_COUNT {
-            return Err(format!(
-                "{} weights, not the network's {WEIGHT_COUNT}",
-                weights.len()
-            ));
+            return Err(WeightsError::Count {
+                count: weights.len(),
+                expected: WEIGHT_COUNT,
+            });
         }
         let (w1, rest) = weights.split_at(INPUTS * H1);
         let (b1, rest) = rest.split_at(H1);
@@ -84,9 +84,7 @@ impl Network {
                     })
                     .sum::<i32>();
             if worst > i32::from(i16::MAX) {
-                return Err(format!(
-                    "first-layer unit {j} could reach {worst}, beyond 16 bits"
-                ));
+                return Err(WeightsError::Overflow { unit: j, worst });
             }
         }
         Ok(Network {
@@ -149,7 +147,7 @@ impl Network {
         recent: Option<&mut Accumulators>,
         avx2: bool,
     ) -> [i32; 2] {
-        let (view, _) = view_of(pos);
+        let view = view_of(pos);
         let inputs = [
             view.our_men,
             view.their_men,
@@ -362,13 +360,13 @@ fn has_avx2() -> bool {
 
 #[cfg(test)]
 mod tests {
-    use super::super::patterns::View;
+    use super::super::view::{random_position, View};
     use super::*;
     use crate::notation::fen::parse_fen;
     use crate::selfplay::game::SplitMix;
 
     fn random_weights(seed: u64) -> Vec<i16> {
-        super::super::patterns::random_weights(seed, WEIGHT_COUNT, 100)
+        super::super::view::random_weights(seed, WEIGHT_COUNT, 100)
     }
 
     /// The inputs set in `v`: input `32 * block + square` for the blocks our men, their men,
@@ -382,7 +380,7 @@ mod tests {
 
     /// The trainer's formula, written out unit by unit from the flat weights.
     fn reference(w: &[i16], pos: &Position) -> i32 {
-        let (view, _) = view_of(pos);
+        let view = view_of(pos);
         let x: Vec<usize> = active(view).collect();
         let w = |i: usize| i64::from(w[i]);
         let (b1, w2, b2) = (INPUTS * H1, INPUTS * H1 + H1, INPUTS * H1 + H1 + H1 * H2);
@@ -408,7 +406,7 @@ mod tests {
             let w = random_weights(seed);
             let net = Network::new(&w).unwrap();
             for _ in 0..2000 {
-                let pos = super::super::patterns::random_position(&mut rng);
+                let pos = random_position(&mut rng);
                 assert_eq!(net.evaluate(&pos), reference(&w, &pos));
             }
         }
@@ -418,7 +416,10 @@ mod tests {
         for s in 0..32 {
             big[s * H1] = 1100;
         }
-        assert!(Network::new(&big).unwrap_err().contains("beyond 16 bits"));
+        assert!(matches!(
+            Network::new(&big),
+            Err(WeightsError::Overflow { .. })
+        ));
         // 29 squares of 1100: 31,900, inside.
         for s in 0..3 {
             big[s * H1] = 0;
@@ -431,7 +432,7 @@ mod tests {
         let mut net = Network::new(&random_weights(4)).unwrap();
         let mut rng = SplitMix(31);
         for _ in 0..2000 {
-            let pos = super::super::patterns::random_position(&mut rng);
+            let pos = random_position(&mut rng);
             let wide = net.parts(&pos);
             net.avx2 = false;
             assert_eq!(net.parts(&pos), wide);
@@ -448,7 +449,7 @@ mod tests {
         let mut rng = SplitMix(41);
         let mut checked = 0;
         for game in 0..200 {
-            let mut pos = super::super::patterns::random_position(&mut rng);
+            let mut pos = random_position(&mut rng);
             for _ in 0..80 {
                 assert_eq!(net.evaluate_from(&pos, &mut recent), net.evaluate(&pos));
                 checked += 1;
@@ -471,7 +472,7 @@ mod tests {
         let net = Network::new(&random_weights(9)).unwrap();
         let mut rng = SplitMix(13);
         for _ in 0..2000 {
-            let pos = super::super::patterns::random_position(&mut rng);
+            let pos = random_position(&mut rng);
             assert_eq!(net.evaluate(&pos), net.evaluate(&pos.mirrored()));
         }
         let pos = parse_fen("B:W18,21,22,K30:B3,K9,10,14").unwrap();

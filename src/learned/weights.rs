@@ -1,15 +1,16 @@
-//! The learned evaluation's weights file, as `scripts/train_eval.py` writes it: `CHEV`, the
-//! version (1), the variant (0 russian, 1 english), a flags byte (bit 0: the tables are a
-//! correction added to the hand-written evaluation), a zero byte, the logistic scale K (f32),
-//! the number of weights (u32), the weights (i16, centi-men, in the order of
-//! `patterns::LAYOUT`), and a 64-bit FNV-1a checksum of everything before it. Flags bit 1 says
-//! the weights are a network (`network.rs`, written by `scripts/train_net.py`) rather than
-//! pattern tables. A file that is cut off, corrupt, of another version or variant, or (checked
-//! when its model is built) of another size is refused with an error naming what is wrong; it
-//! is never read as weights.
+//! The learned evaluation's weights file, as `scripts/train_net.py` writes it: `CHEV`, the
+//! version (1), the variant (0 russian, 1 english), a flags byte (bit 0: the network is a
+//! correction added to the hand-written evaluation; bit 1: the weights are a network, set in
+//! every file this engine reads), a zero byte, the logistic scale K (f32), the number of
+//! weights (u32), the weights (i16, in the network's order: `network::WEIGHT_COUNT`), and a
+//! 64-bit FNV-1a checksum of everything before it. A file that is cut off, corrupt, of another
+//! version or variant, of the pattern-table model that earlier versions played (flags bit 1
+//! clear), or (checked when its network is built) of another size is refused with an error
+//! naming what is wrong; it is never read as weights.
 
 use crate::variant::Variant;
 use std::fmt;
+use std::path::PathBuf;
 
 /// The first bytes of a weights file.
 pub const MAGIC: [u8; 4] = *b"CHEV";
@@ -26,32 +27,21 @@ pub struct Weights {
     pub k: f32,
     /// The weights, centi-men.
     pub values: Vec<i16>,
-    /// What the model is added to.
+    /// What the network is added to.
     pub base: Base,
-    /// Which model the weights are.
-    pub model: Model,
 }
 
-/// The model a file's weights describe.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
-pub enum Model {
-    /// Pattern tables (`patterns.rs`).
-    #[default]
-    Tables,
-    /// A neural network (`network.rs`).
-    Network,
-}
-
-/// The header's flags bit for a network.
+/// The header's flags bit for a network: set in every file this engine reads. A file without
+/// it holds the pattern tables of earlier versions, a model no longer played.
 const NETWORK_FLAG: u8 = 2;
 
-/// What a file's tables are added to.
+/// What a file's network is added to.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub enum Base {
-    /// Nothing: the tables are the whole evaluation.
+    /// Nothing: the network is the whole evaluation.
     #[default]
     None,
-    /// The hand-written evaluation: the tables correct it.
+    /// The hand-written evaluation: the network corrects it.
     HandWritten,
 }
 
@@ -65,13 +55,131 @@ impl Base {
     }
 }
 
-/// Why a weights file was refused.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct WeightsError(pub String);
+/// Why weights were refused, each case carrying the offending value.
+#[derive(Clone, Debug, PartialEq)]
+pub enum WeightsError {
+    /// The file could not be read.
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// The system's message.
+        message: String,
+    },
+    /// A problem with the named file.
+    InFile {
+        /// The file.
+        path: PathBuf,
+        /// What is wrong with it.
+        problem: Box<WeightsError>,
+    },
+    /// No `CHEV` header: not a weights file at all.
+    NotWeights,
+    /// A format version this program does not read.
+    Version(u8),
+    /// A variant code that names no variant.
+    UnknownVariant(u8),
+    /// Weights of another variant than the one needed.
+    WrongVariant {
+        /// The file's variant.
+        file: Variant,
+        /// The variant needed.
+        wanted: Variant,
+    },
+    /// Flag bits this program does not know.
+    UnknownFlags(u8),
+    /// The pattern tables of earlier versions (the network bit clear): a model no longer played.
+    PatternTables,
+    /// Cut off or padded: the length the header's count implies is not the file's.
+    WrongLength {
+        /// The file's length.
+        actual: usize,
+        /// The length its count of weights implies.
+        expected: usize,
+        /// The count of weights in the header.
+        count: usize,
+    },
+    /// The checksum does not match the contents.
+    Checksum {
+        /// The checksum in the file.
+        stored: u64,
+        /// The checksum of the contents.
+        computed: u64,
+    },
+    /// A logistic scale K that is not a positive number.
+    Scale(f32),
+    /// Another count of weights than the network's.
+    Count {
+        /// The count given.
+        count: usize,
+        /// The network's.
+        expected: usize,
+    },
+    /// Weights with which some board would overflow a first-layer sum of 16 bits.
+    Overflow {
+        /// The first-layer unit.
+        unit: usize,
+        /// The largest sum a board could make.
+        worst: i32,
+    },
+}
 
 impl fmt::Display for WeightsError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "weights refused: {}", self.0)
+        let refused = "weights refused";
+        match self {
+            WeightsError::Io { path, message } => {
+                write!(f, "cannot read {}: {message}", path.display())
+            }
+            WeightsError::InFile { path, problem } => write!(f, "{}: {problem}", path.display()),
+            WeightsError::NotWeights => write!(f, "{refused}: not a weights file (no CHEV header)"),
+            WeightsError::Version(v) => {
+                write!(
+                    f,
+                    "{refused}: format version {v}, this program reads {VERSION}"
+                )
+            }
+            WeightsError::UnknownVariant(code) => {
+                write!(f, "{refused}: unknown variant code {code}")
+            }
+            WeightsError::WrongVariant { file, wanted } => {
+                write!(
+                    f,
+                    "{refused}: {file} weights where {wanted} ones are needed"
+                )
+            }
+            WeightsError::UnknownFlags(flags) => {
+                write!(f, "{refused}: unknown flags {flags:#04x}")
+            }
+            WeightsError::PatternTables => write!(
+                f,
+                "{refused}: pattern-table weights, a model this engine no longer plays (fit a \
+                 network with scripts/train_net.py)"
+            ),
+            WeightsError::WrongLength {
+                actual,
+                expected,
+                count,
+            } => write!(
+                f,
+                "{refused}: {actual} bytes where {count} weights take {expected}: cut off or padded"
+            ),
+            WeightsError::Checksum { stored, computed } => write!(
+                f,
+                "{refused}: the checksum does not match (stored {stored:016x}, computed \
+                 {computed:016x}): the file is corrupt"
+            ),
+            WeightsError::Scale(k) => write!(f, "{refused}: a scale K of {k}"),
+            WeightsError::Count { count, expected } => {
+                write!(
+                    f,
+                    "{refused}: {count} weights, not the network's {expected}"
+                )
+            }
+            WeightsError::Overflow { unit, worst } => write!(
+                f,
+                "{refused}: first-layer unit {unit} could reach {worst}, beyond 16 bits"
+            ),
+        }
     }
 }
 
@@ -88,54 +196,50 @@ impl Weights {
     /// Reads and checks a file's bytes: they must be `variant`'s weights. (Their count is the
     /// model's to check: `Learned::new`.)
     pub fn parse(bytes: &[u8], variant: Variant) -> Result<Weights, WeightsError> {
-        let err = |m: String| Err(WeightsError(m));
         if bytes.len() < HEADER_LEN + 8 || bytes[..4] != MAGIC {
-            return err("not a weights file (no CHEV header)".into());
+            return Err(WeightsError::NotWeights);
         }
         if bytes[4] != VERSION {
-            return err(format!(
-                "format version {}, this program reads {VERSION}",
-                bytes[4]
-            ));
+            return Err(WeightsError::Version(bytes[4]));
         }
         let Some(file_variant) = Variant::from_file_code(bytes[5]) else {
-            return err(format!("unknown variant code {}", bytes[5]));
+            return Err(WeightsError::UnknownVariant(bytes[5]));
         };
         if file_variant != variant {
-            return err(format!(
-                "{file_variant} weights where {variant} ones are needed"
-            ));
+            return Err(WeightsError::WrongVariant {
+                file: file_variant,
+                wanted: variant,
+            });
         }
         let flags = bytes[6];
         if flags & !(1 | NETWORK_FLAG) != 0 {
-            return err(format!("unknown flags {flags:#04x}"));
+            return Err(WeightsError::UnknownFlags(flags));
         }
         let base = if flags & 1 != 0 {
             Base::HandWritten
         } else {
             Base::None
         };
-        let model = if flags & NETWORK_FLAG != 0 {
-            Model::Network
-        } else {
-            Model::Tables
-        };
+        if flags & NETWORK_FLAG == 0 {
+            return Err(WeightsError::PatternTables);
+        }
         let k = f32::from_le_bytes([bytes[8], bytes[9], bytes[10], bytes[11]]);
         let n = u32::from_le_bytes([bytes[12], bytes[13], bytes[14], bytes[15]]) as usize;
         let body_len = HEADER_LEN + 2 * n;
         if bytes.len() != body_len + 8 {
-            return err(format!(
-                "{} bytes where {n} weights take {}: cut off or padded",
-                bytes.len(),
-                body_len + 8
-            ));
+            return Err(WeightsError::WrongLength {
+                actual: bytes.len(),
+                expected: body_len + 8,
+                count: n,
+            });
         }
         let stored = u64::from_le_bytes(bytes[body_len..].try_into().expect("8 bytes"));
-        if stored != fnv1a(&bytes[..body_len]) {
-            return err("the checksum does not match: the file is corrupt".into());
+        let computed = fnv1a(&bytes[..body_len]);
+        if stored != computed {
+            return Err(WeightsError::Checksum { stored, computed });
         }
         if !(k.is_finite() && k > 0.0) {
-            return err(format!("a scale K of {k}"));
+            return Err(WeightsError::Scale(k));
         }
         let values = bytes[HEADER_LEN..body_len]
             .chunks_exact(2)
@@ -146,7 +250,6 @@ impl Weights {
             k,
             values,
             base,
-            model,
         })
     }
 
@@ -155,11 +258,7 @@ impl Weights {
         let mut b = MAGIC.to_vec();
         b.push(VERSION);
         b.push(self.variant.file_code());
-        let model = match self.model {
-            Model::Tables => 0,
-            Model::Network => NETWORK_FLAG,
-        };
-        b.extend_from_slice(&[self.base.flags() | model, 0]);
+        b.extend_from_slice(&[self.base.flags() | NETWORK_FLAG, 0]);
         b.extend_from_slice(&self.k.to_le_bytes());
         b.extend_from_slice(&(self.values.len() as u32).to_le_bytes());
         for v in &self.values {
@@ -181,7 +280,6 @@ mod tests {
             k: 64.5,
             values: (0..100).map(|i| i * 7 - 300).collect(),
             base: Base::HandWritten,
-            model: Model::Network,
         }
     }
 
@@ -209,15 +307,12 @@ mod tests {
         let sum = fnv1a(&flags);
         flags.extend_from_slice(&sum.to_le_bytes());
         refused(&flags, Variant::English, "unknown flags");
-        // The model bit reads back: tables without it.
-        let tables = Weights {
-            model: Model::Tables,
-            ..sample()
-        };
-        assert_eq!(
-            Weights::parse(&tables.to_bytes(), Variant::English),
-            Ok(tables)
-        );
+        // A file of the pattern tables of earlier versions (the network bit clear): refused.
+        let mut tables = bytes[..bytes.len() - 8].to_vec();
+        tables[6] &= !NETWORK_FLAG;
+        let sum = fnv1a(&tables);
+        tables.extend_from_slice(&sum.to_le_bytes());
+        refused(&tables, Variant::English, "pattern-table");
     }
 
     #[test]

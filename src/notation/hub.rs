@@ -8,7 +8,6 @@
 //! docs/PROTOCOL.md on the frames of 8x8 Hub clients).
 
 use crate::bitboard::{self, Bitboard, Color, Square};
-use crate::game::Game;
 use crate::moves::Move;
 use crate::notation::move_text::MoveError;
 use crate::position::Position;
@@ -74,9 +73,10 @@ pub fn move_text(m: &Move, map: impl Fn(u32) -> u32) -> String {
     s
 }
 
-/// The legal move of `game` a Hub move text names, its squares read through `map`: by start,
-/// end and, when given, the set of captured squares.
-pub fn find_move(text: &str, game: &Game, map: impl Fn(u32) -> u32) -> Result<Move, MoveError> {
+/// The move of `legal` (a position's legal moves) a Hub move text names, its squares read
+/// through `map`: by start, end and, when given, the set of captured squares. (The caller
+/// passes the moves, so that notation knows nothing of games: `game` builds on notation.)
+pub fn find_move(text: &str, legal: &[Move], map: impl Fn(u32) -> u32) -> Result<Move, MoveError> {
     let syntax = || MoveError::Syntax(text.to_string());
     let numbers: Option<Vec<u32>> = text
         .split(['-', 'x', 'X'])
@@ -94,7 +94,6 @@ pub fn find_move(text: &str, game: &Game, map: impl Fn(u32) -> u32) -> Result<Mo
     for &n in &numbers[2..] {
         captured |= sq(n)?.bit();
     }
-    let legal = game.legal_moves();
     let matching: Vec<&Move> = legal
         .iter()
         .filter(|m| {
@@ -117,28 +116,30 @@ pub fn find_move(text: &str, game: &Game, map: impl Fn(u32) -> u32) -> Result<Mo
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::notation::fen::parse_fen;
     use crate::variant::Variant;
 
     #[test]
     fn positions_and_moves_round_trip() {
-        let game = Game::from_fen(Variant::English, "B:W26,K27:B22").unwrap();
-        let text = position_text(game.position());
+        let pos = parse_fen("B:W26,K27:B22").unwrap();
+        let legal = Variant::English.legal_moves(&pos);
+        let text = position_text(&pos);
         assert_eq!(text.len(), 33);
         assert_eq!(position_to_fen(&text).as_deref(), Some("B:W26,K27:B22"));
-        let m = game.legal_moves()[0];
+        let m = legal[0];
         assert_eq!(move_text(&m, |n| n), "22x31x26");
-        assert_eq!(find_move("22x31x26", &game, |n| n), Ok(m));
-        assert_eq!(find_move("22x31", &game, |n| n), Ok(m));
+        assert_eq!(find_move("22x31x26", &legal, |n| n), Ok(m));
+        assert_eq!(find_move("22x31", &legal, |n| n), Ok(m));
         // Another frame: square n written as 33 - n.
         let flip = |n: u32| 33 - n;
         assert_eq!(move_text(&m, flip), "11x2x7");
-        assert_eq!(find_move("11x2x7", &game, flip), Ok(m));
+        assert_eq!(find_move("11x2x7", &legal, flip), Ok(m));
         assert!(matches!(
-            find_move("22-18", &game, |n| n),
+            find_move("22-18", &legal, |n| n),
             Err(MoveError::Illegal { .. })
         ));
         assert!(matches!(
-            find_move("22", &game, |n| n),
+            find_move("22", &legal, |n| n),
             Err(MoveError::Syntax(_))
         ));
     }

@@ -61,7 +61,14 @@ impl Default for Engine {
 impl Engine {
     /// An engine with default options at the default variant's start position.
     pub fn new() -> Engine {
-        let settings = Settings::defaults();
+        Engine::with_eval_file(None)
+    }
+
+    /// `new`, with a weights file that plays in place of its variant's embedded weights
+    /// (`crownhead --eval-file`).
+    pub fn with_eval_file(eval_file: Option<Arc<crate::learned::Learned>>) -> Engine {
+        let mut settings = Settings::defaults();
+        settings.search.eval_file = eval_file;
         let searcher = Searcher::new(settings.search.clone());
         let mut engine = Engine {
             game: Game::start(settings.variant),
@@ -313,8 +320,8 @@ impl Engine {
     pub fn eval_terms(&self) -> Vec<(&'static str, i32)> {
         let variant = self.game.variant();
         let pos = self.game.position();
-        match self.settings.search.eval.learned(variant) {
-            None => crate::evaluate_terms(variant, pos),
+        match self.settings.search.learned(variant) {
+            None => crate::eval::handwritten::evaluate_terms(variant, pos),
             Some(learned) => crate::with_rules!(variant, R => learned.terms::<R>(pos)),
         }
     }

@@ -413,7 +413,7 @@ fn hub_to_fen(text: &str) -> Result<String, ProtocolError> {
 /// Reads a Hub move in the given frame and finds the legal move it names.
 fn parse_hub_move(text: &str, game: &Game, frame: Frame) -> Result<Move, MoveError> {
     let variant = game.variant();
-    hub::find_move(text, game, |n| frame.map_square(variant, n))
+    hub::find_move(text, &game.legal_moves(), |n| frame.map_square(variant, n))
 }
 
 /// A move as Hub writes it, in the given frame.

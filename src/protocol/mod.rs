@@ -292,8 +292,13 @@ impl Session {
     /// A session writing to `out`. `dialect` is `None` when the first command chooses: `hub`
     /// starts Hub, anything else is read as the UCI-style dialect.
     pub fn new(out: Out, dialect: Option<DialectKind>) -> Session {
+        Session::with_engine(Engine::new(), out, dialect)
+    }
+
+    /// `new` with an engine made by the caller (one given a weights file, say).
+    pub fn with_engine(engine: Engine, out: Out, dialect: Option<DialectKind>) -> Session {
         Session {
-            engine: Engine::new(),
+            engine,
             dialect: dialect.map(|k| match k {
                 DialectKind::Uci => Dialect::Uci(uci::Uci::new()),
                 DialectKind::Hub => Dialect::Hub(hub::Hub::new()),
@@ -347,7 +352,11 @@ impl Session {
 /// Runs the protocol loop until `quit` or end of input. `dialect` is `None` when the first
 /// command chooses: `hub` starts Hub, anything else is read as the UCI-style dialect.
 pub fn run(input: &mut dyn BufRead, out: Out, dialect: Option<DialectKind>) {
-    let mut session = Session::new(out, dialect);
+    run_session(Session::new(out, dialect), input);
+}
+
+/// `run` of a session made by the caller.
+pub fn run_session(mut session: Session, input: &mut dyn BufRead) {
     // A read error on stdin ends the session like end of input.
     let mut quit = false;
     while let Ok(Some(line)) = read_line(input) {
@@ -361,8 +370,12 @@ pub fn run(input: &mut dyn BufRead, out: Out, dialect: Option<DialectKind>) {
 
 /// Runs the loop on stdin and stdout: the `crownhead` binary's front end, so only with the
 /// `cli` feature. A library user embedding the engine calls `run` with its own reader and `Out`.
+/// `eval_file` plays in place of its variant's embedded weights (`crownhead --eval-file`).
 #[cfg(feature = "cli")]
-pub fn run_stdio(dialect: Option<DialectKind>) {
+pub fn run_stdio(
+    dialect: Option<DialectKind>,
+    eval_file: Option<std::sync::Arc<crate::learned::Learned>>,
+) {
     use std::io::IsTerminal;
     let stdin = std::io::stdin();
     // Only a person types at a terminal; GUIs and scripts talk through pipes and see nothing new.
@@ -370,7 +383,11 @@ pub fn run_stdio(dialect: Option<DialectKind>) {
         eprintln!("{}", greeting());
     }
     let mut lock = stdin.lock();
-    run(&mut lock, Out::stdout(), dialect);
+    let engine = Engine::with_eval_file(eval_file);
+    run_session(
+        Session::with_engine(engine, Out::stdout(), dialect),
+        &mut lock,
+    );
 }
 
 #[cfg(test)]

@@ -3,7 +3,7 @@
 //! dialects print their declarations from this table and parse `setoption`/`set-param` through it.
 
 use super::ProtocolError;
-use crate::learned::EvalChoice;
+use crate::eval::EvalChoice;
 use crate::search::skill::Skill;
 use crate::search::SearchOptions;
 use crate::variant::Variant;

@@ -3,7 +3,8 @@
 //! total is a signature of the search's behaviour: identical on every run and every machine.
 
 use super::{Limits, SearchControl, SearchOptions, Searcher};
-use crate::learned::EvalChoice;
+use crate::eval::EvalChoice;
+use crate::learned::Learned;
 use crate::notation::fen::parse_fen;
 use crate::notation::move_text::{default_style, full_text};
 use crate::platform::Instant;
@@ -11,6 +12,7 @@ use crate::position::Position;
 use crate::variant::Variant;
 use crate::Game;
 use std::fmt;
+use std::sync::Arc;
 
 /// The bench positions, `variant;fen` per line, `#` comments.
 pub const BENCH_POSITIONS: &str = include_str!("../../positions/bench.txt");
@@ -83,6 +85,7 @@ pub fn run(
     threads: usize,
     hash_mb: usize,
     eval: EvalChoice,
+    eval_file: Option<Arc<Learned>>,
     only: Option<Variant>,
     print: &mut dyn FnMut(&str),
 ) -> Result<BenchResult, BenchError> {
@@ -93,6 +96,7 @@ pub fn run(
         threads,
         hash_mb,
         eval,
+        eval_file,
         ..SearchOptions::default()
     };
     let mut searcher = Searcher::new(options);

@@ -4,41 +4,22 @@
 //! variation checked by playing it) and decides between iterations whether time allows another.
 
 use super::ordering::pick;
+use super::root::{Line, RootSetup};
 use super::shared::Shared;
 use super::tb;
 use super::tree::to_tt;
 use super::worker::Worker;
-use super::{Limits, Score, SearchInfo};
+use super::{Score, SearchInfo};
 use crate::egtb::Value;
-use crate::learned::Learned;
 use crate::movegen::{generate, Counting};
 use crate::moves::Move;
 use crate::position::Position;
 use crate::tt::{move_code, Bound};
-use crate::variant::{DrawCounters, Rules};
+use crate::variant::Rules;
 
 const INF: i32 = Score::INFINITE.0;
 /// The first aspiration half-window, in centi-men.
 const ASPIRATION: i32 = 20;
-
-/// What every thread needs to start a search.
-pub(crate) struct RootSetup {
-    pub(crate) root: Position,
-    pub(crate) counters: DrawCounters,
-    pub(crate) max_depth: i32,
-    pub(crate) multipv: usize,
-    pub(crate) limits: Limits,
-    /// The learned evaluation, or `None` for the hand-written one.
-    pub(crate) learned: Option<&'static Learned>,
-}
-
-/// One root move with its score and line from the last iteration that searched it.
-#[derive(Clone, Debug)]
-pub(crate) struct Line {
-    pub(crate) score: i32,
-    /// The line, starting with the root move.
-    pub(crate) pv: Vec<Move>,
-}
 
 impl<R: Rules> Worker<'_, R> {
     /// Iterative deepening to `setup.max_depth` or a stop; returns the lines of the last

@@ -4,7 +4,8 @@
 //!
 //! The pieces: `iterate` (iterative deepening, aspiration, multi-PV, reports), `worker` (the
 //! alpha-beta and quiescence of one thread), `ordering`, `tree` (draws and keys in the tree),
-//! `time` (time management), `shared` (what the threads of one search share), `pool` (the
+//! `time` (time management), `root` (the root every thread starts from, and a root move's
+//! line), `shared` (what the threads of one search share), `pool` (the
 //! long-lived search threads), `threads` (Lazy SMP and the coordinator) and `bench`.
 
 pub mod bench;
@@ -13,6 +14,7 @@ mod limits;
 mod movestack;
 mod ordering;
 mod pool;
+mod root;
 mod score;
 mod shared;
 pub mod skill;
@@ -26,10 +28,12 @@ pub use limits::{Clock, Limits, MAX_DEPTH, MAX_PLY};
 pub use score::Score;
 
 use crate::egtb::{Databases, EgtbError};
+use crate::eval::EvalChoice;
 use crate::game::Game;
-use crate::learned::EvalChoice;
+use crate::learned::Learned;
 use crate::moves::Move;
 use crate::tt::TransTable;
+use crate::variant::Variant;
 use pool::Pool;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -47,8 +51,25 @@ pub struct SearchOptions {
     pub move_overhead_ms: u64,
     /// The evaluation that plays.
     pub eval: EvalChoice,
+    /// Weights read from a file (`crownhead --eval-file`) that play in place of their
+    /// variant's embedded ones when `eval` is not `handwritten`.
+    pub eval_file: Option<Arc<Learned>>,
     /// The strength level of searches that end by themselves (`skill`); full by default.
     pub skill: skill::Skill,
+}
+
+impl SearchOptions {
+    /// The learned evaluation a search of `variant` plays, or `None` for the hand-written one.
+    pub fn learned(&self, variant: Variant) -> Option<Arc<Learned>> {
+        match &self.eval_file {
+            Some(file)
+                if self.eval != EvalChoice::HandWritten && file.weights.variant == variant =>
+            {
+                Some(Arc::clone(file))
+            }
+            _ => self.eval.learned(variant),
+        }
+    }
 }
 
 impl Default for SearchOptions {
@@ -59,6 +80,7 @@ impl Default for SearchOptions {
             multipv: 1,
             move_overhead_ms: 50,
             eval: EvalChoice::Auto,
+            eval_file: None,
             skill: skill::Skill::FULL,
         }
     }

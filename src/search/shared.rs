@@ -7,7 +7,7 @@
 //! depth only shifts when a thread looks again); the clock and the finished lines sit behind
 //! mutexes that each thread takes at most once per poll or per iteration.
 
-use super::iterate::{Line, RootSetup};
+use super::root::{Line, RootSetup};
 use super::time::TimeManager;
 use super::SearchControl;
 use crate::egtb::Databases;

@@ -15,8 +15,9 @@
 //! long while), the coordinator answers with the deepest iteration any thread has completed;
 //! the threads wind down on their own and the next search waits for them.
 
-use super::iterate::{line_info, verified, Line, RootSetup};
+use super::iterate::{line_info, verified};
 use super::pool::{Job, Pool};
+use super::root::{Line, RootSetup};
 use super::shared::Shared;
 use super::time::TimeManager;
 use super::tree::KeyStack;
@@ -76,7 +77,7 @@ pub(crate) fn run<R: Rules + 'static>(
         max_depth: max_depth as i32,
         multipv: options.multipv.max(1),
         limits: limits.clone(),
-        learned: options.eval.learned(game.variant()),
+        learned: options.learned(game.variant()),
     };
     let shared = Arc::new(Shared::new(
         Arc::clone(tt),

@@ -10,7 +10,7 @@ use super::tree::{self, KeyStack};
 use super::{tb, Score, MAX_PLY};
 use crate::bitboard::Color;
 use crate::egtb::Prober;
-use crate::eval::evaluate_for;
+use crate::eval::handwritten::evaluate_for;
 use crate::learned::Accumulators;
 use crate::movegen::{
     capturers, has_capture, opponent_has_capture, quiet_steps, search_captures, search_moves,
@@ -176,7 +176,7 @@ impl<'a, R: Rules> Worker<'a, R> {
     /// was given weights, else the hand-written one.
     #[inline]
     fn evaluate(&mut self, pos: &Position) -> i32 {
-        match self.shared.setup.learned {
+        match &self.shared.setup.learned {
             None => evaluate_for::<R>(pos),
             Some(learned) => learned.evaluate_with::<R>(pos, Some(&mut self.recent)),
         }

@@ -64,14 +64,75 @@ pub enum DataError {
     /// Reading failed.
     Io(io::Error),
     /// The header is not a data file's, or of another version or variant.
-    Header(String),
+    Header(HeaderProblem),
     /// A record holds what no record can.
     Record {
         /// Its number, from 0.
         index: u64,
         /// What is wrong.
-        problem: String,
+        problem: RecordProblem,
     },
+}
+
+/// What is wrong with a data file's header.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum HeaderProblem {
+    /// Shorter than a header, or not starting with `CHSP`.
+    Magic,
+    /// A format version this program does not read.
+    Version(u8),
+    /// A variant code that names no variant.
+    Variant(u8),
+}
+
+/// What is wrong with a record's 16 bytes (the flags byte, where that is what is wrong).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RecordProblem {
+    /// A game marker whose result code is none.
+    MarkerResult(u8),
+    /// A position whose pieces overlap, whose kings stand on no piece, or whose flags have
+    /// bits beyond the side and the result.
+    StrayBits {
+        /// White's, Black's and the kings' squares.
+        sets: [u32; 3],
+        /// The flags byte.
+        flags: u8,
+    },
+    /// A position whose result code is none.
+    PositionResult(u8),
+}
+
+impl fmt::Display for HeaderProblem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            HeaderProblem::Magic => f.write_str("it does not start with CHSP"),
+            HeaderProblem::Version(v) => {
+                write!(f, "format version {v}, this program reads {VERSION}")
+            }
+            HeaderProblem::Variant(code) => write!(f, "unknown variant code {code}"),
+        }
+    }
+}
+
+impl fmt::Display for RecordProblem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            RecordProblem::MarkerResult(code) => {
+                write!(f, "a game marker with no result (code {code})")
+            }
+            RecordProblem::StrayBits {
+                sets: [w, b, k],
+                flags,
+            } => write!(
+                f,
+                "a position with overlapping pieces or stray bits (white {w:#010x}, black \
+                 {b:#010x}, kings {k:#010x}, flags {flags:#04x})"
+            ),
+            RecordProblem::PositionResult(flags) => {
+                write!(f, "a position with no result (flags {flags:#04x})")
+            }
+        }
+    }
 }
 
 impl fmt::Display for DataError {
@@ -104,16 +165,12 @@ pub fn header(variant: Variant) -> [u8; HEADER_LEN as usize] {
 /// The variant of a header, or why it is not one.
 pub fn read_header(h: &[u8]) -> Result<Variant, DataError> {
     if h.len() < HEADER_LEN as usize || h[..4] != MAGIC {
-        return Err(DataError::Header("it does not start with CHSP".into()));
+        return Err(DataError::Header(HeaderProblem::Magic));
     }
     if h[4] != VERSION {
-        return Err(DataError::Header(format!(
-            "format version {}, this program reads {VERSION}",
-            h[4]
-        )));
+        return Err(DataError::Header(HeaderProblem::Version(h[4])));
     }
-    Variant::from_file_code(h[5])
-        .ok_or_else(|| DataError::Header(format!("unknown variant code {}", h[5])))
+    Variant::from_file_code(h[5]).ok_or(DataError::Header(HeaderProblem::Variant(h[5])))
 }
 
 fn result_code(r: GameResult) -> u8 {
@@ -161,11 +218,11 @@ impl Record {
     }
 
     /// The record in 16 bytes, or what is wrong with them.
-    pub fn decode(b: &[u8; RECORD_LEN]) -> Result<Record, String> {
+    pub fn decode(b: &[u8; RECORD_LEN]) -> Result<Record, RecordProblem> {
         let word = |i: usize| u32::from_le_bytes([b[i], b[i + 1], b[i + 2], b[i + 3]]);
         let (white, black, kings) = (word(0), word(4), word(8));
         if white == 0 && black == 0 {
-            let result = result_of(b[14]).ok_or("a game marker with no result")?;
+            let result = result_of(b[14]).ok_or(RecordProblem::MarkerResult(b[14]))?;
             return Ok(Record::Game {
                 index: kings,
                 result,
@@ -173,9 +230,12 @@ impl Record {
             });
         }
         if white & black != 0 || kings & !(white | black) != 0 || b[14] >> 3 != 0 {
-            return Err("a position with overlapping pieces or stray bits".into());
+            return Err(RecordProblem::StrayBits {
+                sets: [white, black, kings],
+                flags: b[14],
+            });
         }
-        let result = result_of(b[14] >> 1 & 3).ok_or("a position with no result")?;
+        let result = result_of(b[14] >> 1 & 3).ok_or(RecordProblem::PositionResult(b[14]))?;
         let side = if b[14] & 1 == 1 {
             Color::Black
         } else {
@@ -285,14 +345,26 @@ mod tests {
         assert!(read_all(&file[..10]).is_err());
         let mut foreign = file[..whole].to_vec();
         foreign[4] = 9;
-        assert!(matches!(read_all(&foreign[..]), Err(DataError::Header(_))));
+        assert!(matches!(
+            read_all(&foreign[..]),
+            Err(DataError::Header(HeaderProblem::Version(9)))
+        ));
         let mut overlapping = file[..whole].to_vec();
         // Black's set becomes White's: two pieces on one square.
         let at = HEADER_LEN as usize + RECORD_LEN;
         overlapping.copy_within(at..at + 4, at + 4);
-        assert!(matches!(
-            read_all(&overlapping[..]),
-            Err(DataError::Record { index: 1, .. })
-        ));
+        let err = read_all(&overlapping[..]).unwrap_err();
+        assert!(
+            matches!(
+                err,
+                DataError::Record {
+                    index: 1,
+                    problem: RecordProblem::StrayBits { .. }
+                }
+            ),
+            "{err}"
+        );
+        // The message carries the offending sets.
+        assert!(err.to_string().contains("white 0x"), "{err}");
     }
 }

@@ -5,5 +5,5 @@
 pub mod format;
 pub mod game;
 
-pub use format::{read_all, DataError, Record, Sample};
+pub use format::{read_all, DataError, HeaderProblem, Record, RecordProblem, Sample};
 pub use game::{play_game, GameSpec, PlayedGame};

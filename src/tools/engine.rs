@@ -308,7 +308,7 @@ impl EngineClient {
                     let text = hub_arg(&line, "move").filter(|t| !t.is_empty());
                     let mv = text
                         .as_deref()
-                        .and_then(|t| hub::find_move(t, game, |n| n).ok());
+                        .and_then(|t| hub::find_move(t, &game.legal_moves(), |n| n).ok());
                     return Ok(Reply {
                         text,
                         mv,

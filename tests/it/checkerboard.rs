@@ -3,6 +3,7 @@
 //! second thread; scripts/checkerboard_host.py does the same through the built shared library.
 //! The functions share one session per process, so the tests take turns.
 
+use crate::common::SLACK;
 use crownhead::checkerboard::frame::{board_of, color_code, read_board};
 use crownhead::checkerboard::{
     enginecommand, getmove, islegal, Board8x8, CBmove, Coor, CB_UNKNOWN, CB_WHITE,
@@ -126,7 +127,11 @@ fn getmove_plays_a_legal_move_and_reports_it_in_both_variants() {
             (coor(mv.from()), coor(mv.to()), 0)
         );
         assert!(c.status.starts_with("Crownhead played "), "{}", c.status);
-        assert!(c.elapsed < Duration::from_millis(500), "{:?}", c.elapsed);
+        assert!(
+            c.elapsed < Duration::from_millis(50) + SLACK,
+            "{:?}",
+            c.elapsed
+        );
     }
 }
 
@@ -152,16 +157,18 @@ fn playnow_from_another_thread_stops_the_search_and_commands_are_answered_meanwh
     let returned = Instant::now();
     let (get, set, answered_in, pressed) = host.join().unwrap();
     let latency = returned - pressed;
+    // At once: SLACK bounds it (scripts/checkerboard_games.py measures the latency).
+    assert!(latency < SLACK, "stopped {latency:?} after playnow");
     assert!(
-        latency < Duration::from_millis(50),
-        "stopped {latency:?} after playnow"
+        c.elapsed < Duration::from_millis(300) + SLACK,
+        "{:?}",
+        c.elapsed
     );
-    assert!(c.elapsed < Duration::from_secs(5), "{:?}", c.elapsed);
     assert!(read_board(&c.board, CB_WHITE ^ 3).is_ok());
     assert_eq!(get, (1, "64".into()));
     assert_eq!(set.0, 0, "{}", set.1);
     assert!(set.1.contains("a search is running"), "{}", set.1);
-    assert!(answered_in < Duration::from_millis(50), "{answered_in:?}");
+    assert!(answered_in < SLACK, "{answered_in:?}");
     assert_eq!(command("get hashsize"), (1, "64".into()));
 }
 

@@ -26,11 +26,12 @@ fn hand_written_and_learned_evaluations_as_the_library_gives_them() {
     let hand = evaluate(&["--variant", "english"], &input);
     let expected: Vec<i32> = FENS
         .iter()
-        .map(|f| crownhead::evaluate(Variant::English, &parse_fen(f).unwrap()))
+        .map(|f| crownhead::eval::handwritten::evaluate(Variant::English, &parse_fen(f).unwrap()))
         .collect();
     assert_eq!(numbers(&hand), expected);
 
-    let weights = common::sample_weights();
+    let weights = common::sample_network();
+    let network = crownhead::learned::Learned::new(weights.clone()).expect("a network");
     let scratch = common::Scratch::new();
     let path = scratch.file("sample.weights");
     std::fs::write(&path, weights.to_bytes()).unwrap();
@@ -38,7 +39,10 @@ fn hand_written_and_learned_evaluations_as_the_library_gives_them() {
     let learned = evaluate(&["--variant", "english", "--weights", p], &input);
     let expected: Vec<i32> = FENS
         .iter()
-        .map(|f| crownhead::learned::evaluate(&weights.values, &parse_fen(f).unwrap()))
+        .map(|f| {
+            let pos = parse_fen(f).unwrap();
+            crownhead::with_rules!(Variant::English, R => network.model_eval::<R>(&pos))
+        })
         .collect();
     assert_eq!(numbers(&learned), expected);
     assert_ne!(

@@ -60,13 +60,17 @@ fn the_eval_option_chooses_the_evaluation_that_explains_and_plays() {
     assert!(terms.iter().any(|t| t.0 == "network"), "{terms:?}");
 
     let (terms, total) = explained(&[], "handwritten");
-    assert_eq!(total, crownhead::evaluate(Variant::English, &pos));
+    assert_eq!(
+        total,
+        crownhead::eval::handwritten::evaluate(Variant::English, &pos)
+    );
     assert!(!terms.iter().any(|t| t.0 == "network"), "{terms:?}");
 }
 
 #[test]
 fn a_weights_file_named_at_start_up_plays_and_a_bad_one_is_refused() {
-    let weights = common::sample_weights();
+    let weights = common::sample_network();
+    let learned = crownhead::learned::Learned::new(weights.clone()).expect("a network");
     let scratch = common::Scratch::new();
     let path = scratch.file("sample.weights");
     std::fs::write(&path, weights.to_bytes()).unwrap();
@@ -75,8 +79,24 @@ fn a_weights_file_named_at_start_up_plays_and_a_bad_one_is_refused() {
     // `auto` plays the file it was given; the search runs on it.
     let pos = parse_fen(FEN).unwrap();
     let (_, total) = explained(&["--eval-file", p], "auto");
-    assert_eq!(total, crownhead::learned::evaluate(&weights.values, &pos));
+    assert_eq!(
+        total,
+        crownhead::with_rules!(Variant::English, R => learned.evaluate_for::<R>(&pos))
+    );
     assert!(searches(&["--eval-file", p]), "no bestmove");
+
+    // A file of the pattern tables that earlier versions played (the network bit of the flags
+    // clear, the checksum made good): refused, saying so.
+    let mut tables = weights.to_bytes();
+    tables.truncate(tables.len() - 8);
+    tables[6] &= !2;
+    let sum = crownhead::learned::weights::fnv1a(&tables);
+    tables.extend_from_slice(&sum.to_le_bytes());
+    std::fs::write(&path, &tables).unwrap();
+    let out = engine(&["--eval-file", p], "uci\nquit\n");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success() && out.stdout.is_empty(), "{err}");
+    assert!(err.contains(p) && err.contains("pattern-table"), "{err}");
 
     // Cut off: refused at start-up, naming the file, before any protocol.
     let bytes = weights.to_bytes();
@@ -143,10 +163,10 @@ fn a_network_file_plays_explains_itself_and_a_misfit_one_is_refused() {
     assert!(terms.iter().any(|t| t.0 == "network"), "{terms:?}");
     assert!(searches(&["--eval-file", p]), "no bestmove");
 
-    // The pattern tables' weights marked as a network: the count is the network's to check.
+    // Weights of another count: the count is the network's to check.
     let misfit = crownhead::learned::Weights {
-        model: crownhead::learned::Model::Network,
-        ..common::sample_weights()
+        values: vec![1; 1000],
+        ..common::sample_network()
     };
     std::fs::write(&path, misfit.to_bytes()).unwrap();
     let out = engine(&["--eval-file", p], "uci\nquit\n");

@@ -10,7 +10,8 @@ mod common;
 
 #[cfg(feature = "cli")]
 mod analyze;
-#[cfg(feature = "checkerboard")]
+// `cli` too: its timing ceilings go through `common::SLACK`.
+#[cfg(all(feature = "checkerboard", feature = "cli"))]
 mod checkerboard;
 mod draw_rules;
 #[cfg(feature = "cli")]

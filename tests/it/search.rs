@@ -2,16 +2,12 @@
 //! against the game history and inside the tree, counter rules, dead-drawn material), mate
 //! distances, reproducibility, multi-PV, threads, and limits kept.
 
+use crate::common::SLACK;
 use crownhead::{
-    Game, Limits, Score, SearchControl, SearchInfo, SearchOptions, SearchOutcome, Searcher, Variant,
+    EvalChoice, Game, Limits, Score, SearchControl, SearchInfo, SearchOptions, SearchOutcome,
+    Searcher, Variant,
 };
 use std::time::{Duration, Instant};
-
-/// The room a timed search gets beyond its limit: enough that a loaded machine (two cores shared
-/// with builds) never fails a test, while a search that ignores its limit or its stop still
-/// does. These tests check behaviour, not speed; `scripts/time_use.py` measures stop latency and
-/// time use.
-const SLACK: Duration = Duration::from_secs(2);
 
 fn search(game: &Game, limits: Limits, options: SearchOptions) -> (SearchOutcome, Vec<SearchInfo>) {
     let mut searcher = Searcher::new(options);
@@ -81,7 +77,7 @@ fn a_repetition_forced_inside_the_tree_is_a_draw() {
     for (side, behind) in [("W", true), ("B", false)] {
         let game = Game::from_fen(Variant::English, &format!("{side}:{fen}")).unwrap();
         let sign = if behind { -1 } else { 1 };
-        let stat = crownhead::evaluate(Variant::English, game.position());
+        let stat = crownhead::evaluate(Variant::English, game.position(), EvalChoice::HandWritten);
         assert!(sign * stat >= 100, "{side} to move: static {stat}");
         let (out, infos) = search(&game, depth(12), small());
         let first = infos
@@ -164,7 +160,7 @@ fn an_english_leaf_under_threat_is_searched_on() {
     // 22-18 has Black to move and no capture, which quiescence would evaluate as it stands;
     // the threat extension searches it on, so even a depth-1 search sees the man won.
     let game = Game::from_fen(Variant::English, "W:W17,21,22,23:B4,10,14").unwrap();
-    let stat = crownhead::evaluate(Variant::English, game.position());
+    let stat = crownhead::evaluate(Variant::English, game.position(), EvalChoice::HandWritten);
     let (out, infos) = search(&game, depth(1), small());
     let best = out.best.map(|m| (m.from().number(), m.to().number()));
     assert_eq!(best, Some((22, 18)), "{out:?}");

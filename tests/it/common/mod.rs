@@ -13,8 +13,10 @@ pub const TIMEOUT: Duration = Duration::from_secs(20);
 /// The room a timed answer gets beyond what it needs: enough that a loaded machine (two cores
 /// shared with builds) never fails a test, while an answer that waits for the wrong event still
 /// does. These tests check that the engine answers, not how fast; `scripts/time_use.py`
-/// measures stop latency and time use.
-pub const SLACK: Duration = Duration::from_secs(1);
+/// measures stop latency and time use, `scripts/checkerboard_games.py` the library's. Every
+/// timing ceiling in the tests is a time the answer needs plus this, or this alone for "at
+/// once" (the search, the protocols and the CheckerBoard library alike).
+pub const SLACK: Duration = Duration::from_secs(2);
 
 /// A running engine.
 pub struct Engine {
@@ -269,21 +271,8 @@ impl Drop for Scratch {
     }
 }
 
-/// English weights for the model's layout, varied and far from zero: a file to play or read
-/// that is not the embedded one.
-pub fn sample_weights() -> crownhead::learned::Weights {
-    crownhead::learned::Weights {
-        variant: crownhead::Variant::English,
-        k: 60.0,
-        values: (0..crownhead::learned::WEIGHT_COUNT)
-            .map(|i| ((i * 7919) % 301) as i16 - 150)
-            .collect(),
-        base: Default::default(),
-        model: Default::default(),
-    }
-}
-
-/// English network weights (`learned::network`), small and varied: a network file to play.
+/// English network weights (`learned::network`), small and varied: a weights file to play or
+/// read that is not the embedded one.
 pub fn sample_network() -> crownhead::learned::Weights {
     crownhead::learned::Weights {
         variant: crownhead::Variant::English,
@@ -292,6 +281,5 @@ pub fn sample_network() -> crownhead::learned::Weights {
             .map(|i| ((i * 7919) % 61) as i16 - 30)
             .collect(),
         base: Default::default(),
-        model: crownhead::learned::Model::Network,
     }
 }

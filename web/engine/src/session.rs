@@ -108,7 +108,8 @@ impl Session {
             depth,
             1,
             hash_mb,
-            crownhead::learned::EvalChoice::Auto,
+            crownhead::EvalChoice::Auto,
+            None,
             None,
             &mut print,
         )

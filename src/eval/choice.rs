@@ -1,10 +1,10 @@
 //! Which evaluation a search plays with: the option `Eval` (UCI) / `eval` (Hub).
 
-use super::library::learned_for;
-use super::Learned;
+use crate::learned::{learned_for, Learned};
 use crate::variant::Variant;
 use std::fmt;
 use std::str::FromStr;
+use std::sync::Arc;
 
 /// Which evaluation plays.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
@@ -16,9 +16,9 @@ pub enum EvalChoice {
     #[default]
     Auto,
     /// The learned evaluation where the variant has weights (the embedded ones, or the file
-    /// named by `crownhead --eval-file`), else the hand-written one.
+    /// the search's options carry: `SearchOptions::eval_file`), else the hand-written one.
     Learned,
-    /// The hand-written evaluation (`src/eval/`).
+    /// The hand-written evaluation (`eval::handwritten`).
     HandWritten,
 }
 
@@ -35,8 +35,9 @@ impl EvalChoice {
         }
     }
 
-    /// The learned evaluation to play `variant` with, or `None` for the hand-written one.
-    pub fn learned(self, variant: Variant) -> Option<&'static Learned> {
+    /// The embedded learned evaluation to play `variant` with, or `None` for the hand-written
+    /// one.
+    pub fn learned(self, variant: Variant) -> Option<Arc<Learned>> {
         match self {
             EvalChoice::HandWritten => None,
             EvalChoice::Auto | EvalChoice::Learned => learned_for(variant),
