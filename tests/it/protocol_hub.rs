@@ -20,8 +20,13 @@ fn ping(e: &mut Engine) -> Vec<String> {
 /// Maps a wire square to docs/RULES.md in a frame (the engine's `Frame::map_square`, restated).
 fn map(frame: &str, variant: Variant, n: u32) -> u32 {
     match (frame, variant) {
-        ("pydraughts06", Variant::Russian) => (7 - (n - 1) / 4) * 4 + (n - 1) % 4 + 1,
+        // pydraughts 0.6 numbers brazilian as it numbers russian.
+        ("pydraughts06", Variant::Russian | Variant::Brazilian) => {
+            (7 - (n - 1) / 4) * 4 + (n - 1) % 4 + 1
+        }
         ("pydraughts06", Variant::English) => 33 - n,
+        // Italian and spanish number the board mirrored left to right (docs/RULES.md).
+        (_, Variant::Italian | Variant::Spanish) => 4 * ((n - 1) / 4) + (3 - (n - 1) % 4) + 1,
         _ => n,
     }
 }
@@ -78,8 +83,12 @@ fn handshake(e: &mut Engine, variant: &str, frame: &str) {
         lines[0].starts_with("id name=Crownhead version="),
         "{lines:?}"
     );
-    assert!(lines
-        .contains(&"param name=variant value=russian type=enum values=\"russian english\"".into()));
+    let names: Vec<&str> = Variant::ALL.iter().map(|v| v.name()).collect();
+    let variants = format!(
+        "param name=variant value=russian type=enum values=\"{}\"",
+        names.join(" ")
+    );
+    assert!(lines.contains(&variants), "{lines:?}");
     // pydraughts splits every argument on '=' into exactly key and value.
     for l in &lines[..lines.len() - 1] {
         for arg in l.split(' ').skip(1).filter(|a| a.contains('=')) {
