@@ -410,18 +410,24 @@ def analysis_panel(driver, shots: str) -> None:
           if (Date.now() - t > 20000) break;
           await new Promise(r => setTimeout(r, 100));
         }""", timeout=30)
-    lines = driver.find_elements(By.CSS_SELECTOR, "#lines li")
-    texts = [li.text for li in lines]
-    check(len(lines) == 3 and all("depth" in t for t in texts),
+    # The lines are redrawn at every report: read them in one go in the page.
+    texts = js(driver, "return [...document.querySelectorAll('#lines li')].map(li => li.textContent);")
+    check(len(texts) == 3 and all("depth" in t for t in texts),
           f"analysis shows three lines: {texts}")
     bar = driver.find_element(By.ID, "evalfill").get_attribute("style")
     check("height" in bar, f"the evaluation bar is set ({bar})")
     driver.find_element(By.CSS_SELECTOR, ".board-area").screenshot(os.path.join(shots, "page-play.png"))
     driver.find_element(By.ID, "analysis").screenshot(os.path.join(shots, "page-lines.png"))
     driver.save_screenshot(os.path.join(shots, "page.png"))
-    first = driver.find_element(By.CSS_SELECTOR, "#lines li .pvmove")
-    text = first.text
-    first.click()
+    from selenium.common.exceptions import StaleElementReferenceException
+    for _ in range(50):
+        try:
+            first = driver.find_element(By.CSS_SELECTOR, "#lines li .pvmove")
+            text = first.text
+            first.click()  # raises if a new report replaced the element after its text was read
+            break
+        except StaleElementReferenceException:
+            continue
     s = state(driver)
     check(s["n"] == 1 and s["moves"][0] == text, f"clicking the line's first move {text} plays it")
     driver.find_element(By.ID, "engineon").click()

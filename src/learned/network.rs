@@ -189,7 +189,10 @@ impl Network {
 
     /// The second layer's sums (times 2^`W2_SHIFT`) from the first layer's outputs.
     #[inline(always)]
-    #[cfg_attr(all(target_arch = "wasm32", target_feature = "simd128"), allow(dead_code))]
+    #[cfg_attr(
+        all(target_arch = "wasm32", target_feature = "simd128"),
+        allow(dead_code)
+    )]
     fn second_layer(&self, h1: &[i16; H1]) -> [i32; H2] {
         let mut second = self.b2;
         for (pair, rows) in h1.chunks_exact(2).zip(&self.w2) {
