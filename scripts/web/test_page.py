@@ -416,6 +416,7 @@ def analysis_panel(driver, shots: str) -> None:
           f"analysis shows three lines: {texts}")
     bar = driver.find_element(By.ID, "evalfill").get_attribute("style")
     check("height" in bar, f"the evaluation bar is set ({bar})")
+    js(driver, "window.scrollTo(0, 0);")
     driver.find_element(By.CSS_SELECTOR, ".board-area").screenshot(os.path.join(shots, "page-play.png"))
     driver.find_element(By.ID, "analysis").screenshot(os.path.join(shots, "page-lines.png"))
     driver.save_screenshot(os.path.join(shots, "page.png"))
