@@ -38,6 +38,22 @@ rm -rf "$dist"
 mkdir -p "$dist"
 "$bindgen" --target web --no-typescript --out-dir "$dist" --out-name crownhead_web \
     web/engine/target/wasm32-unknown-unknown/release/crownhead_web.wasm
+# Binaryen's optimiser (npm's build of it, pinned) makes the engine about a third faster in V8
+# and 12% smaller; it keeps every value, so searches are unchanged (the browser tests check the
+# bench's node counts against the native engine's).
+binaryen=132.0.0
+wasm_opt="$tools/npm/node_modules/.bin/wasm-opt"
+if command -v npm >/dev/null 2>&1; then
+    if ! [ -x "$wasm_opt" ] || ! grep -q "\"version\": \"$binaryen\"" "$tools/npm/node_modules/binaryen/package.json"; then
+        echo "build_web.sh: installing binaryen $binaryen (wasm-opt) into $tools/npm" >&2
+        npm install --prefix "$tools/npm" --no-audit --no-fund "binaryen@$binaryen" >&2
+    fi
+    "$wasm_opt" -O3 --enable-simd --enable-bulk-memory --enable-sign-ext \
+        --enable-nontrapping-float-to-int --enable-mutable-globals --enable-multivalue \
+        --enable-reference-types "$dist/crownhead_web_bg.wasm" -o "$dist/crownhead_web_bg.wasm"
+else
+    echo "build_web.sh: no npm, so no wasm-opt: the engine is about a third slower" >&2
+fi
 cp web/worker/crownhead-worker.js "$dist/"
 ls -l "$dist" >&2
 echo "$dist"

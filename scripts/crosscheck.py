@@ -2,14 +2,14 @@
 """Cross-check Crownhead's legal move generator against pydraughts 0.6.7.
 
 The script plays seeded random games with pydraughts (an independent Python draughts library) in
-the ``russian`` and ``english`` variants, collects the distinct positions met, and for each one
+the ``russian``, ``english``, ``brazilian`` and ``italian`` variants, collects the distinct positions met, and for each one
 compares pydraughts' legal moves with Crownhead's, as sets of full jump paths in the docs/RULES.md
 numbering (quiet ``11-15``, capture ``22x15x6``: every landing square).  Crownhead is run once per
 variant as ``crownhead moves --variant V --paths`` with one PDN FEN per stdin line.
 
 Usage (from anywhere; only python3 is needed, the script makes its own venv):
 
-    python3 scripts/crosscheck.py                       # both variants, 2000 positions each
+    python3 scripts/crosscheck.py                       # all four variants, 2000 positions each
     python3 scripts/crosscheck.py --positions 300 --seed 7 --variant russian
     python3 scripts/crosscheck.py --engine path/to/crownhead
     python3 scripts/crosscheck.py --self-test           # pydraughts side only, no engine needed
@@ -221,11 +221,11 @@ def self_test(args) -> int:
         bad = 0
         for fen, moves in positions:
             side, pieces = pb.parse_fen(fen)
-            if variant == "english":   # public english frame == docs/RULES.md frame
+            if variant in ("english", "italian"):  # public frame == the frame used here
                 def back(sq):
                     return sq
                 public_fen = fen
-            else:                      # public russian frame: rows mirrored
+            else:                      # public russian and brazilian frame: rows mirrored
                 back = _russian_public_square  # an involution
                 public_fen = pb.format_fen(
                     side, {back(sq): v for sq, v in pieces.items()})
@@ -252,7 +252,8 @@ def main() -> int:
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--engine", default=os.path.join(pb.REPO_ROOT, "target", "release", "crownhead"),
                         help="Crownhead binary (default: target/release/crownhead in the repo)")
-    parser.add_argument("--variant", choices=["russian", "english", "both"], default="both")
+    parser.add_argument("--variant", choices=list(pb.VARIANTS) + ["both", "all"], default="all",
+                        help="one variant, both (russian and english) or all (default)")
     parser.add_argument("--positions", type=int, default=2000,
                         help="distinct positions per variant (default 2000)")
     parser.add_argument("--seed", type=int, default=1, help="random seed (default 1)")
@@ -267,7 +268,8 @@ def main() -> int:
     parser.add_argument("--depth", type=int, default=4,
                         help="start-position perft depth for --self-test (default 4, max 8)")
     args = parser.parse_args()
-    args.variants = ["russian", "english"] if args.variant == "both" else [args.variant]
+    args.variants = {"both": ["russian", "english"], "all": list(pb.VARIANTS)}.get(
+        args.variant, [args.variant])
     args.engine = os.path.abspath(args.engine)
     args.depth = max(1, min(args.depth, 8))
 

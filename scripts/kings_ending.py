@@ -6,7 +6,7 @@ docs/RULES.md alone (standard library only; shares no code with Crownhead or pyd
 
 Each FEN (docs/RULES.md numbering) must hold kings only, one of them alone on its side. For each it
 prints whether the strong side forces a win and, if so, in how many plies and in how many moves of
-the strong side. Used to establish that the start positions of tests/endgames.rs are wins and how
+the strong side. Used to establish that the start positions of tests/it/endgames.rs are wins and how
 long the shortest forced win is.
 
 The endings with fewer strong kings that a capture by the lone king leads to are solved with it.

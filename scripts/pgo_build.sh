@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The fastest build of Crownhead: a profile-guided (PGO) release binary.
+# The fastest build of Crownhead: a profile-guided (PGO) binary of the `dist` profile (fat LTO).
 #
 #     scripts/pgo_build.sh            # prints the binary's path on its last line
 #
@@ -33,8 +33,8 @@ echo "== instrumented build" >&2
 rm -rf "$PROFILES" "$MERGED"
 mkdir -p "$PROFILES"
 RUSTFLAGS="$BASE_FLAGS -C profile-generate=$PROFILES" \
-    cargo build --release --target-dir "$PGO_DIR/generate" >&2
-TRAINER="$PGO_DIR/generate/release/crownhead"
+    cargo build --profile dist --target-dir "$PGO_DIR/generate" >&2
+TRAINER="$PGO_DIR/generate/dist/crownhead"
 
 echo "== training run" >&2
 export LLVM_PROFILE_FILE="$PROFILES/crownhead-%p.profraw"
@@ -70,5 +70,5 @@ echo "merged with $merged" >&2
 
 echo "== optimised build" >&2
 RUSTFLAGS="$BASE_FLAGS -C profile-use=$MERGED" \
-    cargo build --release --target-dir "$PGO_DIR/use" >&2
-echo "$PGO_DIR/use/release/crownhead"
+    cargo build --profile dist --target-dir "$PGO_DIR/use" >&2
+echo "$PGO_DIR/use/dist/crownhead"

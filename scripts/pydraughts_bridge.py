@@ -21,6 +21,12 @@ and checked by ``crosscheck.py --self-test``):
 * russian: internal White is White, so the internal frame *is* the docs/RULES.md frame.  The public
   ``draughts.Board``/``Move`` API (``variant.py``, ``convert.py:_rotate_move`` notation 0) mirrors
   the rows instead: external square 1 = a1, 32 = h8 (and prints algebraic squares).
+* brazilian: as russian (internal White is White, the internal frame is docs/RULES.md's; the
+  public API mirrors the rows).
+* italian: internal White is White, on 21-32 and moving first; the squares are numbered from the
+  top left of the *mirrored* board (1 = a8 there), which is italian's own numbering and the one
+  ``crownhead --variant italian`` reads and writes (docs/RULES.md: the mirrored numbering); the
+  public API (notation 2) uses it as it is.
 * english: internal White is English *Black* (which moves first), and internal square i is
   docs/RULES.md square 33 - i (a 180 degree rotation; colours swapped).  The public API undoes both
   (notation 1 = rotate, plus a colour/side swap in ``_change_fen_from_variant``), so its
@@ -40,12 +46,13 @@ from typing import Dict, List, NamedTuple, Optional, Tuple
 import venv_helper
 
 PYDRAUGHTS_VERSION = "0.6.7"
-VARIANTS = ("russian", "english")
+VARIANTS = ("russian", "english", "brazilian", "italian")
 SCRIPTS_DIR = os.path.dirname(os.path.abspath(__file__))
 REPO_ROOT = os.path.dirname(SCRIPTS_DIR)
 DEFAULT_VENV = os.path.join(SCRIPTS_DIR, ".venv-pydraughts")
 
-START_FENS = {"russian": "W:W21-32:B1-12", "english": "B:W21-32:B1-12"}
+START_FENS = {"russian": "W:W21-32:B1-12", "english": "B:W21-32:B1-12",
+              "brazilian": "W:W21-32:B1-12", "italian": "W:W21-32:B1-12"}
 
 
 # --------------------------------------------------------------------------------------------
@@ -213,7 +220,10 @@ class Generator:
         for steps, caps in zip(moves, captures):
             path = [steps[0][0]] + [step[1] for step in steps]
             start_king = hub[path[0]].isupper()
-            crowns = start_king or any(sq in promotion_squares for sq in path[1:])
+            # A brazilian man that passes the king row during a capture goes on as a man: only
+            # where the move ends crowns it.
+            passed = path[-1:] if v == "brazilian" else path[1:]
+            crowns = start_king or any(sq in promotion_squares for sq in passed)
             caps = [] if caps and caps[0] is None else caps
             result.append(PdMove(
                 path=tuple(from_internal_square(v, sq) for sq in path),
@@ -270,11 +280,18 @@ START_PERFT = {
                 (179740, 179740), (845931, 845931)],
     "russian": [(7, 7), (49, 49), (302, 302), (1469, 1469), (7482, 7482), (37986, 37986),
                 (190146, 190146), (929905, 929899)],
+    # positions/perft_variants.txt (to depth 8, where paths and orders agree).
+    "brazilian": [(7, 7), (49, 49), (302, 302), (1469, 1469), (7473, 7473), (37628, 37628),
+                  (187302, 187302), (907836, 907830)],
+    "italian": [(7, 7), (49, 49), (302, 302), (1469, 1469), (7361, 7361), (36473, 36473),
+                (177532, 177532), (828783, 828783)],
 }
 
 START_MOVES = {
     "russian": {"21-17", "22-17", "22-18", "23-18", "23-19", "24-19", "24-20"},
     "english": {"9-13", "9-14", "10-14", "10-15", "11-15", "11-16", "12-16"},
+    "brazilian": {"21-17", "22-17", "22-18", "23-18", "23-19", "24-19", "24-20"},
+    "italian": {"21-17", "21-18", "22-18", "22-19", "23-19", "23-20", "24-20"},
 }
 
 

@@ -7,7 +7,7 @@ that no capture or man move can ever occur and one side only ever shuttles a kin
 
 Prints the number of reachable positions (stopping at LIMIT, default 100000), the moves of each
 side over all of them, and whether any position has a capture or no legal move. Used for the
-closed position of tests/search.rs. Needs pydraughts 0.6.7 (see pydraughts_bridge.py).
+closed position of tests/it/search.rs. Needs pydraughts 0.6.7 (see pydraughts_bridge.py).
 """
 
 from __future__ import annotations

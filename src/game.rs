@@ -117,7 +117,10 @@ impl Game {
 
     /// A game from a PDN FEN.
     pub fn from_fen(variant: Variant, fen: &str) -> Result<Game, FenError> {
-        Ok(Game::new(variant, parse_fen(fen)?))
+        Ok(Game::new(
+            variant,
+            crate::notation::fen::parse_fen_in(variant, fen)?,
+        ))
     }
 
     /// The variant.

@@ -2,6 +2,7 @@
 //! speaks its text protocol on stdin and stdout.
 
 use clap::{Parser, Subcommand};
+use crownhead::notation::fen::parse_fen_in;
 use crownhead::{Counting, Variant};
 use std::io::{BufRead, Write};
 use std::process::ExitCode;
@@ -11,7 +12,7 @@ use std::time::Instant;
 #[command(
     name = "crownhead",
     version,
-    about = "A checkers engine for Russian and English draughts"
+    about = "A checkers engine for Russian, English, Brazilian, Pool, Italian, Spanish and Czech draughts"
 )]
 struct Cli {
     #[command(subcommand)]
@@ -30,7 +31,7 @@ enum Command {
         /// Depth in plies.
         #[arg(long, short)]
         depth: u32,
-        /// russian or english.
+        /// russian, english, brazilian, pool, italian, spanish or czech.
         #[arg(long, default_value = "russian")]
         variant: Variant,
         /// Start position as PDN FEN (default: the variant's start position).
@@ -42,6 +43,10 @@ enum Command {
         /// Count every jump path rather than every distinct move.
         #[arg(long)]
         paths: bool,
+        /// Count every order in which pieces are taken rather than every distinct move (the
+        /// convention of the shashki and FMJD forums' perft tables).
+        #[arg(long, conflicts_with = "paths")]
+        orders: bool,
         /// Worker threads (default: all cores).
         #[arg(long)]
         threads: Option<usize>,
@@ -66,7 +71,7 @@ enum Command {
     },
     /// Read FENs from stdin, one per line, and print each one's legal moves on one line.
     Moves {
-        /// russian or english.
+        /// russian, english, brazilian, pool, italian, spanish or czech.
         #[arg(long, default_value = "russian")]
         variant: Variant,
         /// List every jump path rather than every distinct move.
@@ -79,7 +84,7 @@ enum Command {
     /// Read FENs from stdin, one per line, and print each one's static evaluation (side to
     /// move's view, centi-men): the hand-written one, or with --weights a learned one.
     Evaluate {
-        /// russian or english.
+        /// russian, english, brazilian, pool, italian, spanish or czech.
         #[arg(long, default_value = "russian")]
         variant: Variant,
         /// A weights file written by scripts/train_eval.py.
@@ -146,11 +151,11 @@ enum EgtbCommand {
 /// Which endgame databases, and where: the flags every `egtb` subcommand takes.
 #[derive(clap::Args)]
 struct DatabaseArgs {
-    /// russian or english.
+    /// russian, english, brazilian, pool, italian, spanish or czech.
     #[arg(long)]
     variant: Variant,
     /// Database directory (default: $XDG_DATA_HOME/crownhead/egtb or
-    /// ~/.local/share/crownhead/egtb).
+    /// ~/.local/share/crownhead/egtb; on Windows %LOCALAPPDATA%\crownhead\egtb).
     #[arg(long)]
     dir: Option<std::path::PathBuf>,
 }
@@ -219,8 +224,16 @@ fn main() -> ExitCode {
             fen,
             divide,
             paths,
+            orders,
             threads,
-        }) => run_perft(depth, variant, fen, divide, paths, threads),
+        }) => {
+            let counting = if orders {
+                Counting::Orders
+            } else {
+                counting(paths)
+            };
+            run_perft(depth, variant, fen, divide, counting, threads)
+        }
         Some(Command::Moves {
             variant,
             paths,
@@ -258,15 +271,15 @@ fn run_perft(
     variant: Variant,
     fen: Option<String>,
     divide: bool,
-    paths: bool,
+    counting: Counting,
     threads: Option<usize>,
 ) -> Result<(), String> {
     if depth > 30 {
         return Err(format!("depth {depth} is out of range (0-30)"));
     }
     let pos = match &fen {
-        Some(f) => crownhead::parse_fen(f).map_err(|e| e.to_string())?,
-        None => crownhead::parse_fen(variant.start_fen()).map_err(|e| e.to_string())?,
+        Some(f) => parse_fen_in(variant, f).map_err(|e| e.to_string())?,
+        None => parse_fen_in(variant, variant.start_fen()).map_err(|e| e.to_string())?,
     };
     if let Some(n) = threads {
         if n == 0 || n > 1024 {
@@ -277,7 +290,6 @@ fn run_perft(
             .build_global()
             .map_err(|e| e.to_string())?;
     }
-    let counting = counting(paths);
     let start = Instant::now();
     let nodes = if divide {
         let style = crownhead::notation::move_text::default_style(variant);
@@ -323,10 +335,12 @@ fn run_bench(
 fn run_moves(variant: Variant, paths: bool, algebraic: bool) -> Result<(), String> {
     let style = if algebraic {
         crownhead::SquareStyle::Algebraic
+    } else if variant.mirrored_numbering() {
+        crownhead::SquareStyle::Mirrored
     } else {
         crownhead::SquareStyle::Numeric
     };
-    each_fen_line(|pos| {
+    each_fen_line(variant, |pos| {
         let moves = variant.moves(pos, counting(paths));
         moves
             .iter()
@@ -340,13 +354,13 @@ fn run_moves(variant: Variant, paths: bool, algebraic: bool) -> Result<(), Strin
 /// hand-written one.
 fn run_evaluate(variant: Variant, weights: Option<String>) -> Result<(), String> {
     let Some(path) = weights else {
-        return each_fen_line(|pos| crownhead::evaluate(variant, pos).to_string());
+        return each_fen_line(variant, |pos| crownhead::evaluate(variant, pos).to_string());
     };
     let bytes = std::fs::read(&path).map_err(|e| format!("cannot read {path}: {e}"))?;
     let learned = crownhead::learned::Weights::parse(&bytes, variant)
         .and_then(crownhead::learned::Learned::new)
         .map_err(|e| format!("{path}: {e}"))?;
-    each_fen_line(|pos| {
+    each_fen_line(variant, |pos| {
         crownhead::with_rules!(variant, R => learned.model_eval::<R>(pos)).to_string()
     })
 }
@@ -354,7 +368,10 @@ fn run_evaluate(variant: Variant, weights: Option<String>) -> Result<(), String>
 /// Answers each FEN line of stdin with one line: `answer` of the position, or an error. Lines
 /// are read as bytes and decoded one by one, so that a line that is not UTF-8 is one bad line,
 /// answered like a bad FEN, and the lines after it are still read.
-fn each_fen_line(mut answer: impl FnMut(&crownhead::Position) -> String) -> Result<(), String> {
+fn each_fen_line(
+    variant: Variant,
+    mut answer: impl FnMut(&crownhead::Position) -> String,
+) -> Result<(), String> {
     let stdin = std::io::stdin();
     let mut input = stdin.lock();
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
@@ -377,7 +394,7 @@ fn each_fen_line(mut answer: impl FnMut(&crownhead::Position) -> String) -> Resu
                 .map_err(|e| e.to_string())?;
             continue;
         };
-        let text = match crownhead::parse_fen(line) {
+        let text = match parse_fen_in(variant, line) {
             Ok(pos) => answer(&pos),
             Err(e) => format!("error: {e}"),
         };
@@ -461,7 +478,7 @@ fn run_egtb(command: EgtbCommand) -> Result<(), String> {
             db: DatabaseArgs { variant, dir: d },
             fen,
         } => {
-            let pos = crownhead::parse_fen(&fen).map_err(|e| e.to_string())?;
+            let pos = parse_fen_in(variant, &fen).map_err(|e| e.to_string())?;
             let base = egtb::Tablebase::new(&dir(d)?, variant);
             let (probe, moves) = base.best_moves(&pos).map_err(|e| e.to_string())?;
             let style = crownhead::notation::move_text::default_style(variant);

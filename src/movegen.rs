@@ -18,11 +18,14 @@ use crate::moves::Move;
 use crate::position::Position;
 use crate::variant::Rules;
 use jumps::{
-    capturing_pieces, kings_can_capture, men_that_capture, walk_captures, walk_pieces, MoveSink,
+    capturing_pieces, kings_can_capture, men_that_capture, prey_of_men, walk_captures, walk_pieces,
+    MoveSink,
 };
 
 /// Whether jump paths with the same effect count as one move (`Unique`, the default everywhere)
-/// or each path counts (`Paths`, the convention of some published perft tables).
+/// or each path counts (`Paths`, the convention of some published perft tables), or each order
+/// in which the pieces are taken (`Orders`, the convention of the shashki and FMJD forums'
+/// perft tables: paths that take the same pieces in the same order count once).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub enum Counting {
     /// One move per distinct effect (start, end, captured set, crowning).
@@ -30,6 +33,9 @@ pub enum Counting {
     Unique,
     /// One move per jump path.
     Paths,
+    /// One move per order of the pieces taken (start, end, the taken pieces in order, crowning).
+    /// Only `generate` and `perft` know it; it is for checking published tables.
+    Orders,
 }
 
 /// A position as the generator sees it: the pieces of the side to move, the opponent's and the
@@ -93,6 +99,46 @@ pub fn generate<R: Rules>(pos: &Position, out: &mut Vec<Move>, counting: Countin
             quiet_moves::<R, S>(&b, out);
         }
     });
+    if counting == Counting::Orders && out.len() > 1 && out[0].is_capture() {
+        dedup_same_order(out);
+    }
+}
+
+/// The squares of the pieces a capture takes, in the order it takes them (read from its path,
+/// so `mv` must carry its landing squares).
+pub fn capture_order(mv: &Move) -> Vec<Square> {
+    let mut order = Vec::with_capacity(mv.capture_count() as usize);
+    let mut at = mv.from().bit();
+    for landing in mv.landings() {
+        let target = landing.bit();
+        for d in Dir::ALL {
+            let (mut sq, mut passed) = (d.shift(at), 0);
+            while sq != 0 && sq != target {
+                passed |= sq;
+                sq = d.shift(sq);
+            }
+            if sq == target {
+                order.extend(BitIter(passed & mv.captured()).map(Square::from_bit));
+                break;
+            }
+        }
+        at = target;
+    }
+    order
+}
+
+/// Keeps one of each set of paths that take the same pieces in the same order.
+fn dedup_same_order(moves: &mut Vec<Move>) {
+    let keyed: Vec<(Move, Vec<Square>)> = moves.iter().map(|m| (*m, capture_order(m))).collect();
+    moves.clear();
+    for (i, (m, order)) in keyed.iter().enumerate() {
+        let seen = keyed[..i]
+            .iter()
+            .any(|(n, o)| n.same_effect(m) && o == order);
+        if !seen {
+            moves.push(*m);
+        }
+    }
 }
 
 /// Appends to `out` the legal moves of `pos`, whose `capturers` are `from`, as the search wants
@@ -193,7 +239,7 @@ pub fn has_legal_move<R: Rules>(pos: &Position) -> bool {
 #[inline(always)]
 pub(crate) fn can_capture<R: Rules, S: Side>(b: &Board) -> bool {
     let empty = b.empty();
-    men_that_capture::<R, S>(b.us & !b.kings, b.them, empty) != 0
+    men_that_capture::<R, S>(b.us & !b.kings, prey_of_men::<R>(b.them, b.kings), empty) != 0
         || (b.us & b.kings != 0 && kings_can_capture::<R>(b.us & b.kings, b.them, empty))
 }
 

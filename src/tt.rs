@@ -149,6 +149,10 @@ unsafe fn advise_huge_pages(ptr: *mut u8, len: usize) {
     }
 }
 
+/// Elsewhere, small pages. Windows has large pages only through `VirtualAlloc` with
+/// `MEM_LARGE_PAGES`, which needs the "Lock pages in memory" privilege that accounts lack
+/// unless an administrator grants it, and memory that is never paged out; macOS has no hint
+/// for an ordinary allocation.
 #[cfg(not(target_os = "linux"))]
 unsafe fn advise_huge_pages(_ptr: *mut u8, _len: usize) {}
 

@@ -30,7 +30,7 @@ class EgtbPlan(unittest.TestCase):
         self.assertGreaterEqual(mid["makespan"], max(mid["even"], mid["chain"]) - 1e-9)
 
     def test_counts_as_in_the_rust_tests(self):
-        # tests/egtb_cli.rs: 4 + 12 materials up to 3 pieces; material.rs: 3 pairs of 2 pieces.
+        # tests/it/egtb_cli.rs: 4 + 12 materials up to 3 pieces; material.rs: 3 pairs of 2 pieces.
         self.assertEqual(len(materials_of(2)) + len(materials_of(3)), 16)
         self.assertEqual(len(build_order(2)), 3)
         # docs/EGTB.md: 41 slices up to 4 pieces, 85 up to 5.

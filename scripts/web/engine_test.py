@@ -141,47 +141,49 @@ def fixed_depth(driver, native: str, variant: str, depth: int, count: int) -> No
                     f"{wasm_info[0][:60] if wasm_info else '-'} / native {done}")
 
 
-def bench(driver, native: str, depth: int, hash_mb: int) -> None:
-    """The bench in the browser (main thread) and natively, each position compared."""
+def bench(driver, native: str, depth: int, hash_mb: int, rounds: int) -> None:
+    """The bench in the browser (in a worker) and natively, each position compared; the
+    speeds taken in turn, `rounds` times each, as medians (the machine's load shifts both)."""
     t = time.time()
     r = browser.call(driver, """
         const [depth, hash] = arguments;
-        await window.rulesReady;
-        let lines = [];
-        const s = new rules.Session((l) => lines.push(l));
         // The first run is also the browser's warm-up: V8 starts WebAssembly with its baseline
         // compiler and recompiles the hot functions optimised meanwhile. Its speed is kept as
-        // the cold figure; the second run is the one compared.
-        s.bench(depth, hash);
-        const cold = lines[lines.length - 1];
-        lines = [];
-        s.bench(depth, hash);
-        lines.push(cold);
-        return lines;
+        // the cold figure and not compared.
+        const cold = await window.bench(depth, hash);
+        return [cold[cold.length - 1], await window.bench(depth, hash)];
     """, depth, hash_mb, timeout=600)
-    wasm_seconds = time.time() - t
-    out = subprocess.run([native, "bench", "--depth", str(depth), "--threads", "1", "--hash",
-                          str(hash_mb)], capture_output=True, text=True, check=True).stdout
-    nat = out.strip().splitlines()
+    cold, rows = r
+    nps = lambda l: int(re.search(r"NPS: (\d+)", l).group(1))  # noqa: E731
+    cmd = [native, "bench", "--depth", str(depth), "--threads", "1", "--hash", str(hash_mb)]
+    nat = subprocess.run(cmd, capture_output=True, text=True, check=True).stdout.splitlines()
     key = lambda l: re.sub(r"\s\d+ ms\s", " ", l).split()  # noqa: E731 - all but the time
-    cold = r.pop()
-    wasm_rows = [key(l) for l in r[:-1]]
+    wasm_rows = [key(l) for l in rows[:-1]]
     nat_rows = [key(l) for l in nat[:-1]]
     check(len(wasm_rows) == len(nat_rows) and len(wasm_rows) >= 30,
           f"bench: {len(wasm_rows)} positions in the browser, {len(nat_rows)} natively")
     differ = [(a, b) for a, b in zip(wasm_rows, nat_rows) if a != b]
     check(not differ, f"bench depth {depth}: every position's move, score and nodes equal "
                       f"native ({differ[:1]})")
-    nodes = lambda l: re.search(r"Nodes: (\d+)\s+NPS: (\d+)", l)  # noqa: E731
-    w, n = nodes(r[-1]), nodes(nat[-1])
-    check(bool(w and n) and w.group(1) == n.group(1), f"bench signature {r[-1]} / {nat[-1]}")
-    if w and n:
-        ratio = int(w.group(2)) / max(1, int(n.group(2)))
-        FIGURES["bench"] = (f"depth {depth}, hash {hash_mb} MiB: {w.group(1)} nodes; browser "
-                            f"{int(w.group(2)):,} nps, native one thread {int(n.group(2)):,} "
-                            f"nps, ratio {ratio:.2f} (the browser's first, cold run: "
-                            f"{cold.split('NPS:')[-1].strip()} nps; both runs {wasm_seconds:.1f} s)")
-        check(ratio >= 0.4, f"browser speed {ratio:.2f} of native one thread (>= 0.40)")
+    nodes = lambda l: re.search(r"Nodes: (\d+)", l).group(1)  # noqa: E731
+    check(nodes(rows[-1]) == nodes(nat[-1]), f"bench signature {rows[-1]} / {nat[-1]}")
+    browser_nps, native_nps = [nps(rows[-1])], [nps(nat[-1])]
+    for _ in range(rounds - 1):
+        out = browser.call(driver, """
+            const lines = await window.bench(...arguments);
+            return lines[lines.length - 1];
+        """, depth, hash_mb, timeout=600)
+        browser_nps.append(nps(out))
+        native_nps.append(nps(subprocess.run(cmd, capture_output=True, text=True,
+                                             check=True).stdout.splitlines()[-1]))
+    b, n = statistics.median(browser_nps), statistics.median(native_nps)
+    ratio = b / max(1, n)
+    FIGURES["bench"] = (f"depth {depth}, hash {hash_mb} MiB, {nodes(rows[-1])} nodes; medians of "
+                        f"{rounds} runs taken in turn: browser {b:,.0f} nps, native one thread "
+                        f"{n:,.0f} nps, ratio {ratio:.2f} (browser runs {browser_nps}, native "
+                        f"{native_nps}; the browser's first, cold run {nps(cold):,} nps; "
+                        f"{time.time() - t:.0f} s)")
+    check(ratio >= 0.4, f"browser speed {ratio:.2f} of native one thread (>= 0.40)")
 
 
 def stop_latency(driver, variant: str, tries: int) -> None:
@@ -222,8 +224,10 @@ def stop_latency(driver, variant: str, tries: int) -> None:
     check(r["pingMs"] is not None and r["pingMs"] < 100,
           f"{variant}: ping during go analyze answered in {r['pingMs']:.1f} ms")
     check(all(d.startswith("done move=") for d in r["dones"]), f"{variant}: every stop answers done move=")
-    check(worst < 50, f"{variant}: stop after 300 ms of go analyze, {tries} tries: median "
-                      f"{med:.1f} ms, worst {worst:.1f} ms (< 50)")
+    # The median is the engine's; the worst is mostly the operating system's, which on a
+    # loaded machine may leave a woken thread without a core for a while (docs/WEB.md).
+    check(med < 50 and worst < 250, f"{variant}: stop after 300 ms of go analyze, {tries} tries: "
+                                    f"median {med:.1f} ms (< 50), worst {worst:.1f} ms (< 250)")
     FIGURES[f"stop_{variant}"] = f"median {med:.1f} ms, worst {worst:.1f} ms of {tries}"
 
 
@@ -431,10 +435,10 @@ def main() -> int:
             ("rules", rules_api),
             ("fixed-depth", lambda d: [fixed_depth(d, args.native, v, depth, 4 if args.full else 2)
                                        for v in ["russian", "english"]]),
-            ("bench", lambda d: bench(d, args.native, 13 if args.full else 11, 16)),
+            ("bench", lambda d: bench(d, args.native, 13 if args.full else 11, 16, 5 if args.full else 3)),
             ("stop", lambda d: [stop_latency(d, v, 20) for v in ["russian", "english"]]),
             ("bad-input", lambda d: bad_input(d, args.native)),
-            ("self-play", lambda d: [self_play(d, args.native, v, 5, 400 if args.full else 160)
+            ("self-play", lambda d: [self_play(d, args.native, v, 5, 400)
                                      for v in ["russian", "english"]]),
             ("lidraughts", lidraughts),
         ]

@@ -111,16 +111,14 @@ impl Session {
         }
     }
 
-    /// `set gametype`: 21 (English) or 25 (Russian); a change starts afresh.
+    /// `set gametype`: any of `game_types()`; a change starts afresh.
     fn set_game_type(&self, text: &str) -> Reply {
         let Some(variant) = Variant::from_game_type(text) else {
             let why = match text.trim().parse::<u32>() {
-                Ok(n @ (22 | 24 | 26 | 29)) => format!("gametype {n} is not played"),
+                Ok(n) => format!("gametype {n} is not played"),
                 _ => format!("gametype: bad value {}", quote(text)),
             };
-            return Reply::refused(format!(
-                "{why}: Crownhead plays 21 (English) and 25 (Russian)"
-            ));
+            return Reply::refused(format!("{why}: Crownhead plays {}", game_types()));
         };
         let reply = self.set_option("gametype", "Variant", variant.name());
         if reply.handled {
@@ -214,11 +212,8 @@ impl Session {
             ),
             ("get protocolversion", PROTOCOL_VERSION.to_string()),
             (
-                "get gametype, set gametype 21|25",
-                format!(
-                    "now {} (21 English, 25 Russian)",
-                    self.variant().game_type()
-                ),
+                "get gametype, set gametype N",
+                format!("now {} ({})", self.variant().game_type(), game_types()),
             ),
             (
                 "get/set hashsize",
@@ -310,10 +305,17 @@ fn renumbered(word: &str, frame: Frame, variant: Variant) -> String {
 /// `about`: a few lines for CheckerBoard's message box.
 fn about() -> String {
     format!(
-        "{NAME}\nA checkers engine for English and Russian draughts.\n\
-         CheckerBoard API {PROTOCOL_VERSION}: gametypes 21 (English) and 25 (Russian).\n\
-         MIT licence."
+        "{NAME}\nA checkers engine for English, Russian, Brazilian, Pool, Italian, Spanish and \
+         Czech draughts.\nCheckerBoard API {PROTOCOL_VERSION}: gametypes {}.\nMIT licence.",
+        game_types()
     )
+}
+
+/// The gametypes played, with their variants: `21 english, 25 russian, ...`.
+fn game_types() -> String {
+    Variant::ALL
+        .map(|v| format!("{} {v}", v.game_type()))
+        .join(", ")
 }
 
 /// Text made safe for HTML.
@@ -336,7 +338,9 @@ mod tests {
     fn identity_and_game_type() {
         let s = Session::with_variant(Variant::English);
         assert_eq!(answer(&s, "name"), (true, NAME.to_string()));
-        assert!(answer(&s, "about").1.contains("English and Russian"));
+        assert!(answer(&s, "about")
+            .1
+            .contains("English, Russian, Brazilian"));
         assert_eq!(answer(&s, "get protocolversion"), (true, "2".into()));
         assert_eq!(answer(&s, "get gametype"), (true, "21".into()));
         assert_eq!(
@@ -344,9 +348,21 @@ mod tests {
             (true, "gametype set to 25 (russian)".into())
         );
         assert_eq!(answer(&s, "get gametype"), (true, "25".into()));
-        let (handled, text) = answer(&s, "set gametype 22");
+        for (n, name) in [
+            (22, "italian"),
+            (24, "spanish"),
+            (26, "brazilian"),
+            (29, "czech"),
+        ] {
+            assert_eq!(
+                answer(&s, &format!("set gametype {n}")),
+                (true, format!("gametype set to {n} ({name})"))
+            );
+        }
+        answer(&s, "set gametype 25");
+        let (handled, text) = answer(&s, "set gametype 30");
         assert!(
-            !handled && text.contains("21 (English) and 25 (Russian)"),
+            !handled && text.contains("21 english, 25 russian, 26 brazilian"),
             "{text}"
         );
         assert!(!answer(&s, "set gametype chess").0);

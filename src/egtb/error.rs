@@ -100,9 +100,10 @@ impl fmt::Display for EgtbError {
                 path.display()
             ),
             EgtbError::NotInDatabase(why) => write!(f, "not in the databases: {why}"),
-            EgtbError::NoDirectory => {
-                f.write_str("no database directory: give --dir, or set XDG_DATA_HOME or HOME")
-            }
+            EgtbError::NoDirectory => f.write_str(
+                "no database directory: give --dir, or set XDG_DATA_HOME or HOME \
+                     (LOCALAPPDATA on Windows)",
+            ),
             EgtbError::BadArgument(why) => f.write_str(why),
             EgtbError::NoDatabases(dir) => write!(
                 f,

@@ -123,9 +123,15 @@ impl Probe {
 }
 
 /// The default database directory: `$XDG_DATA_HOME/crownhead/egtb`, else
-/// `$HOME/.local/share/crownhead/egtb`.
+/// `$HOME/.local/share/crownhead/egtb`; on Windows first `%LOCALAPPDATA%\crownhead\egtb`,
+/// where Windows programs keep their data for one user and machine (Windows has no `HOME`
+/// unless a Unix-like shell sets one).
 pub fn default_dir() -> Result<PathBuf, EgtbError> {
     let nonempty = |name| std::env::var_os(name).filter(|v| !v.is_empty());
+    #[cfg(windows)]
+    if let Some(local) = nonempty("LOCALAPPDATA") {
+        return Ok(PathBuf::from(local).join("crownhead").join("egtb"));
+    }
     if let Some(data) = nonempty("XDG_DATA_HOME") {
         return Ok(PathBuf::from(data).join("crownhead").join("egtb"));
     }

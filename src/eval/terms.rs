@@ -229,10 +229,10 @@ fn side_terms<R: Rules, T: TermSink>(
     } else {
         // The men's squares and the back guard in one table of weights by square:
         // four loads, the back rank's group with the guard added when it counts.
-        let table = &MAN_SQUARES[R::VARIANT as usize][c];
+        let table = &MAN_SQUARES[R::TUNED_AS as usize][c];
         let bg = BACK_GROUP[c];
         let back = if opp_men != 0 {
-            &GUARDED[R::VARIANT as usize][c]
+            &GUARDED[R::TUNED_AS as usize][c]
         } else {
             &table.0[bg]
         };
@@ -314,7 +314,7 @@ fn side_terms<R: Rules, T: TermSink>(
         for man in BitIter(men & (ranks[4] | ranks[5] | ranks[6])) {
             let bit = man.trailing_zeros() as usize;
             if CONES[c][bit] & opp == 0 {
-                let worth = RUNAWAY[R::VARIANT as usize][c][bit];
+                let worth = RUNAWAY[R::TUNED_AS as usize][c][bit];
                 debug_assert_eq!(
                     worth,
                     w.runaway
@@ -347,7 +347,7 @@ fn side_terms<R: Rules, T: TermSink>(
 /// Every term from White's view, into `t`.
 #[inline(always)]
 pub(super) fn white_terms<R: Rules, T: TermSink>(pos: &Position, t: &mut T) {
-    let w = &WEIGHTS[R::VARIANT as usize];
+    let w = &WEIGHTS[R::TUNED_AS as usize];
     let pieces = pos.piece_count();
     let white = side_terms::<R, T>(w, pos, Color::White, pieces, t, 1);
     let black = side_terms::<R, T>(w, pos, Color::Black, pieces, t, -1);

@@ -80,7 +80,7 @@ impl Learned {
     /// technique of kings' endings (driving a lone king out of a double corner, holding the
     /// main road), which self-play games seldom reach: without it the network let 2 kings
     /// against 1 (English) and 3 against 1 (Russian) run into the move-count draws
-    /// (`tests/endgames.rs`). Past the dead-draw test the hand-written part is its bare terms:
+    /// (`tests/it/endgames.rs`). Past the dead-draw test the hand-written part is its bare terms:
     /// the test runs once.
     #[inline]
     pub fn evaluate_for<R: Rules>(&self, pos: &Position) -> i32 {

@@ -3,7 +3,7 @@
 //! capture walker as the public generator, so the rules are still decided in one place; the tests
 //! below check them against `generate` and `Position::play`.
 
-use super::jumps::{each_man_capture_dir, walk_pieces, ChildSink};
+use super::jumps::{capturing_pieces, each_man_capture_dir, walk_pieces, ChildSink};
 use super::{Board, Counting};
 use crate::bitboard::{BitIter, Bitboard, Dir, Side};
 use crate::variant::Rules;
@@ -40,10 +40,11 @@ impl FirstJumps {
             // Where a man that has just jumped in direction `d` could jump again: in any
             // direction but back (over the piece just taken), so over any opponent piece onto
             // an empty square (its origin lies back there). Exact but for the crowning rule: a
-            // man crowned on the way stops (english) or goes on as a king (russian, walked).
+            // man crowned on the way stops (english) or goes on as a king (russian, walked); a
+            // man that is crowned only where the move ends (brazilian) jumps on as a man.
             let mut walk = 0;
             each_man_capture_dir::<R, S>(|d| {
-                let mut again = if R::CROWNING_ENDS_CAPTURE {
+                let mut again = if R::CROWNING_ENDS_CAPTURE || R::CROWNED_ONLY_AT_END {
                     0
                 } else {
                     S::CROWN
@@ -84,6 +85,9 @@ pub(crate) fn count_leaf<R: Rules, S: Side>(
     counting: Counting,
     scratch: &mut Vec<Board>,
 ) -> u64 {
+    if !R::FREE_CAPTURES {
+        return ranked_count::<R, S>(b, counting, scratch);
+    }
     if !R::MEN_CAPTURE_BACKWARDS && R::CROWNING_ENDS_CAPTURE && b.us & b.kings == 0 {
         return forward_men_count::<S>(b);
     }
@@ -100,6 +104,21 @@ pub(crate) fn count_leaf<R: Rules, S: Side>(
         return n;
     }
     quiet_count::<R, S>(first.men, kings, first.empty)
+}
+
+/// `count_leaf` where some captures take precedence over others or men do not take every
+/// piece (`!Rules::FREE_CAPTURES`): every capture is walked, and the walker keeps the best.
+#[inline(never)]
+fn ranked_count<R: Rules, S: Side>(b: &Board, counting: Counting, scratch: &mut Vec<Board>) -> u64 {
+    let from = capturing_pieces::<R, S>(b);
+    if from == 0 {
+        let empty = b.empty();
+        return quiet_count::<R, S>(b.us & !b.kings, b.us & b.kings, empty);
+    }
+    scratch.clear();
+    let mut sink = ChildSink::new(*b, scratch, counting == Counting::Unique);
+    walk_pieces::<R, S, _>(b, from & !b.kings, from & b.kings, &mut sink);
+    scratch.len() as u64
 }
 
 /// `count_leaf` when the side `S` to move has men only, which capture forwards only and stop
@@ -227,12 +246,21 @@ pub(super) fn capture_children<R: Rules, S: Side>(
     counting: Counting,
     out: &mut Vec<Board>,
 ) {
+    if !R::FREE_CAPTURES {
+        let from = capturing_pieces::<R, S>(b);
+        if from != 0 {
+            let mut sink = ChildSink::new(*b, out, counting == Counting::Unique);
+            walk_pieces::<R, S, _>(b, from & !b.kings, from & b.kings, &mut sink);
+        }
+        return;
+    }
     let first = FirstJumps::new::<R, S>(b);
     if first.any {
         each_man_capture_dir::<R, S>(|d| {
             for to in BitIter(first.final_lands(d)) {
                 let victim = d.step_back(to);
-                // A man crowned here is a walked one in russian, so this is english's stop.
+                // A man crowned here is a walked one in russian, so this is english's stop, or
+                // the end of a brazilian man's move.
                 out.push(b.after(d.step_back(victim), to, victim, to & S::CROWN != 0));
             }
         });

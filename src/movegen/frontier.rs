@@ -26,6 +26,7 @@ pub(crate) fn count_two_plies<R: Rules, S: Side>(
     if !R::MEN_CAPTURE_BACKWARDS
         && R::CROWNING_ENDS_CAPTURE
         && !R::FLYING_KINGS
+        && R::FREE_CAPTURES
         && b.us & b.kings == 0
     {
         // Men only, capturing forwards (english): single jumps straight from the bulk landings.
@@ -208,7 +209,11 @@ fn moves_in_dir<R: Rules, S: Side>(
         }
     }
     let mut n = plus - minus;
-    if !R::MEN_CAPTURE_BACKWARDS && R::CROWNING_ENDS_CAPTURE && view.their_kings == 0 {
+    if !R::MEN_CAPTURE_BACKWARDS
+        && R::CROWNING_ENDS_CAPTURE
+        && R::FREE_CAPTURES
+        && view.their_kings == 0
+    {
         // The opponent has men only, capturing forwards (english): its jumps in each child
         // come straight from its steps on the parent board.
         let [e0, e1] = <S::Other as Side>::FORWARD;

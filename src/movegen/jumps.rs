@@ -9,7 +9,7 @@
 use super::{rays, Board};
 use crate::bitboard::{BitIter, Bitboard, Dir, Side, Square};
 use crate::moves::{dedup_same_effect_from, Move, MAX_JUMPS};
-use crate::variant::Rules;
+use crate::variant::{CaptureFacts, Rules};
 
 /// Receives the capture sequences of one piece after another.
 pub(crate) trait Sink {
@@ -23,6 +23,9 @@ pub(crate) trait Sink {
     /// The walk of the current piece is over; `multi` says whether some sequence made more than
     /// one jump. Only then can two paths have the same effect, and only paths of the same piece.
     fn end_piece(&mut self, multi: bool);
+    /// Forgets every sequence reported so far: one of a higher rank has been found
+    /// (`Rules::RANKED_CAPTURES`).
+    fn clear(&mut self);
 }
 
 /// Calls `f` with each direction in which men capture, unrolled so that every step inside `f`
@@ -40,7 +43,18 @@ pub(crate) fn each_man_capture_dir<R: Rules, S: Side>(mut f: impl FnMut(Dir)) {
     }
 }
 
-/// The men of `men` that can make a first jump over `them` onto `empty`.
+/// The pieces men may capture among the opponent's `them`, given the `kings` of both sides.
+#[inline(always)]
+pub(crate) fn prey_of_men<R: Rules>(them: Bitboard, kings: Bitboard) -> Bitboard {
+    if R::MEN_TAKE_KINGS {
+        them
+    } else {
+        them & !kings
+    }
+}
+
+/// The men of `men` that can make a first jump over `them` (the pieces they may take) onto
+/// `empty`.
 #[inline(always)]
 pub(crate) fn men_that_capture<R: Rules, S: Side>(
     men: Bitboard,
@@ -100,9 +114,14 @@ pub(crate) fn walk_pieces<R: Rules, S: Side, K: Sink>(
     let empty = b.empty();
     let mut j = Jumps {
         them: b.them,
+        prey: prey_of_men::<R>(b.them, b.kings),
+        their_kings: b.them & b.kings,
         empty,
         landings: [Square::from_index(0); MAX_JUMPS],
+        victims: [0; MAX_JUMPS],
         multi: false,
+        by_king: false,
+        best: 0,
         sink,
     };
     for man in BitIter(men) {
@@ -122,7 +141,7 @@ pub(crate) fn walk_pieces<R: Rules, S: Side, K: Sink>(
 #[inline(always)]
 pub(crate) fn capturing_pieces<R: Rules, S: Side>(b: &Board) -> Bitboard {
     let empty = b.empty();
-    let men = men_that_capture::<R, S>(b.us & !b.kings, b.them, empty);
+    let men = men_that_capture::<R, S>(b.us & !b.kings, prey_of_men::<R>(b.them, b.kings), empty);
     let kings = b.us & b.kings;
     // One test over all kings at once is cheaper than walking each king's rays for nothing,
     // which is the usual case.
@@ -146,11 +165,21 @@ pub(crate) fn walk_captures<R: Rules, S: Side, K: Sink>(b: &Board, sink: &mut K)
 struct Jumps<'a, K> {
     /// Opponent pieces, captured or not (captured ones stay on the board until the move ends).
     them: Bitboard,
+    /// Those of them that men may take (`Rules::MEN_TAKE_KINGS`).
+    prey: Bitboard,
+    /// The opponent's kings.
+    their_kings: Bitboard,
     /// Squares a piece may land on or pass over: empty at the start, plus the mover's origin.
     empty: Bitboard,
     landings: [Square; MAX_JUMPS],
+    /// The piece taken by each jump, kept only for `Rules::RANKED_CAPTURES`.
+    victims: [Bitboard; MAX_JUMPS],
     /// Whether a sequence of two or more jumps has been reported for this piece.
     multi: bool,
+    /// Whether the current piece is a king.
+    by_king: bool,
+    /// The highest rank reported so far, for `Rules::RANKED_CAPTURES`.
+    best: u32,
     sink: &'a mut K,
 }
 
@@ -159,6 +188,7 @@ impl<K: Sink> Jumps<'_, K> {
     fn start(&mut self, piece: Bitboard, empty: Bitboard, king: bool) {
         self.empty = empty | piece;
         self.multi = false;
+        self.by_king = king;
         self.sink.begin_piece(piece, king);
     }
 
@@ -169,8 +199,44 @@ impl<K: Sink> Jumps<'_, K> {
         }
     }
 
+    /// Records the piece taken by jump number `depth`, where the ranking reads it.
     #[inline(always)]
-    fn emit(&mut self, depth: usize, to: Bitboard, captured: Bitboard, promotion: bool) {
+    fn take<R: Rules>(&mut self, depth: usize, victim: Bitboard) {
+        if R::RANKED_CAPTURES {
+            self.victims[depth] = victim;
+        }
+    }
+
+    #[inline(always)]
+    fn emit<R: Rules>(&mut self, depth: usize, to: Bitboard, captured: Bitboard, promotion: bool) {
+        if R::RANKED_CAPTURES {
+            let mut kings_at = 0u32;
+            for (i, &v) in self.victims[..depth].iter().enumerate() {
+                if v & self.their_kings != 0 {
+                    kings_at |= 1 << i;
+                }
+            }
+            let rank = R::capture_rank(&CaptureFacts {
+                taken: depth as u32,
+                kings_taken: (captured & self.their_kings).count_ones(),
+                by_king: self.by_king,
+                first_king_at: if kings_at == 0 {
+                    u32::MAX
+                } else {
+                    kings_at.trailing_zeros()
+                },
+                kings_at,
+            });
+            if rank < self.best {
+                return;
+            }
+            if rank > self.best {
+                self.best = rank;
+                self.sink.clear();
+                // The sequences of the current piece reported so far went with the rest.
+                self.multi = false;
+            }
+        }
         self.multi |= depth > 1;
         let path = if K::NEEDS_PATH {
             &self.landings[..depth]
@@ -223,26 +289,29 @@ fn man_jump<R: Rules, S: Side, K: Sink>(
     depth: usize,
     d: Dir,
 ) -> bool {
-    let victim = d.step(at) & j.them & !captured;
+    let victim = d.step(at) & j.prey & !captured;
     let land = d.step(victim) & j.empty;
     if land == 0 {
         return false;
     }
     let taken = captured | victim;
     j.land(depth, land);
-    if land & S::CROWN != 0 {
+    j.take::<R>(depth, victim);
+    if land & S::CROWN != 0 && !R::CROWNED_ONLY_AT_END {
         // Crowned on the way: english ends the move here, russian goes on as a king.
         if R::CROWNING_ENDS_CAPTURE
             || !(king_can_jump::<R>(land, j.them & !taken, j.empty)
                 && king_jumps::<R, K>(j, land, taken, depth + 1, true))
         {
-            j.emit(depth + 1, land, taken, true);
+            j.emit::<R>(depth + 1, land, taken, true);
         }
-    } else if men_that_capture::<R, S>(land, j.them & !taken, j.empty) != 0 {
+    } else if men_that_capture::<R, S>(land, j.prey & !taken, j.empty) != 0 {
         // Tested first because most sequences end here, and the test is cheaper than a call.
+        // Where `CROWNED_ONLY_AT_END`, a man on the king row that can capture on goes on as a
+        // man.
         man_jumps::<R, S, K>(j, land, taken, depth + 1);
     } else {
-        j.emit(depth + 1, land, taken, false);
+        j.emit::<R>(depth + 1, land, taken, land & S::CROWN != 0);
     }
     true
 }
@@ -283,12 +352,13 @@ fn king_jumps_inline<R: Rules, K: Sink>(
         }
         found = true;
         let taken = captured | victim;
+        j.take::<R>(depth, victim);
         if !R::FLYING_KINGS {
             j.land(depth, land);
             if !(king_can_jump::<R>(land, j.them & !taken, j.empty)
                 && king_jumps::<R, K>(j, land, taken, depth + 1, promotion))
             {
-                j.emit(depth + 1, land, taken, promotion);
+                j.emit::<R>(depth + 1, land, taken, promotion);
             }
             continue;
         }
@@ -313,7 +383,8 @@ fn king_jumps_inline<R: Rules, K: Sink>(
         if !continued {
             for &stop in &stops[..n_stops] {
                 j.land(depth, stop);
-                j.emit(depth + 1, stop, taken, promotion);
+                j.take::<R>(depth, victim);
+                j.emit::<R>(depth + 1, stop, taken, promotion);
             }
         }
     }
@@ -328,15 +399,19 @@ pub(crate) struct MoveSink<'a, const PATHS: bool> {
     pub unique: bool,
     from: Square,
     start: usize,
+    /// The length of `out` before the walk: moves before it are not this walk's.
+    base: usize,
 }
 
 impl<'a, const PATHS: bool> MoveSink<'a, PATHS> {
     pub fn new(out: &'a mut Vec<Move>, unique: bool) -> Self {
+        let base = out.len();
         MoveSink {
             out,
             unique,
             from: Square::from_index(0),
-            start: 0,
+            start: base,
+            base,
         }
     }
 }
@@ -366,6 +441,12 @@ impl<const PATHS: bool> Sink for MoveSink<'_, PATHS> {
             dedup_same_effect_from(self.out, self.start);
         }
     }
+
+    #[inline(always)]
+    fn clear(&mut self) {
+        self.out.truncate(self.base);
+        self.start = self.base;
+    }
 }
 
 /// Builds the positions after each capture, seen from the opponent, keeping one per effect when
@@ -377,17 +458,21 @@ pub(crate) struct ChildSink<'a> {
     from: Bitboard,
     king: bool,
     start: usize,
+    /// The length of `out` before the walk.
+    base: usize,
 }
 
 impl<'a> ChildSink<'a> {
     pub fn new(board: Board, out: &'a mut Vec<Board>, unique: bool) -> Self {
+        let base = out.len();
         ChildSink {
             board,
             out,
             unique,
             from: 0,
             king: false,
-            start: 0,
+            start: base,
+            base,
         }
     }
 }
@@ -423,5 +508,11 @@ impl Sink for ChildSink<'_> {
             }
             self.out.truncate(kept);
         }
+    }
+
+    #[inline(always)]
+    fn clear(&mut self) {
+        self.out.truncate(self.base);
+        self.start = self.base;
     }
 }

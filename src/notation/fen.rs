@@ -5,6 +5,7 @@ use super::quote::quote;
 use super::{parse_square, SquareStyle};
 use crate::bitboard::{self, Bitboard, Color, Square};
 use crate::position::Position;
+use crate::variant::Variant;
 use std::fmt;
 
 /// What is wrong with a FEN.
@@ -200,6 +201,16 @@ fn parse_item(item: &str) -> Result<(bool, Vec<Square>), FenProblem> {
         Some(sq) => Ok((king, vec![sq])),
         None => Err(FenProblem::BadSquare(item.to_string())),
     }
+}
+
+/// Reads a PDN FEN as `variant` numbers the squares (mirrored for italian and spanish).
+pub fn parse_fen_in(variant: Variant, text: &str) -> Result<Position, FenError> {
+    parse_fen(text).map(|pos| super::in_numbering(variant, &pos))
+}
+
+/// Writes a position as canonical PDN FEN in `variant`'s numbering.
+pub fn to_fen_in(variant: Variant, pos: &Position) -> String {
+    to_fen(&super::in_numbering(variant, pos))
 }
 
 /// Writes a position as canonical PDN FEN: side, White's group, Black's group, squares in

@@ -3,7 +3,7 @@
 //! is unambiguous and the full path where it is not.
 
 use super::quote::quote;
-use super::{parse_square, SquareStyle};
+use super::{parse_square_in, SquareStyle};
 use crate::bitboard::Square;
 use crate::movegen::Counting;
 use crate::moves::Move;
@@ -65,14 +65,17 @@ impl fmt::Display for MoveError {
 
 impl std::error::Error for MoveError {}
 
-/// The squares of a move text, in order.
-fn split_squares(text: &str) -> Result<Vec<Square>, MoveError> {
+/// The squares of a move text, in order, as `variant` numbers them.
+fn split_squares(text: &str, variant: Variant) -> Result<Vec<Square>, MoveError> {
     let t = text.trim();
     let syntax = || MoveError::Syntax(t.to_string());
     if t.is_empty() || t.len() > 80 {
         return Err(syntax());
     }
-    let squares: Option<Vec<Square>> = t.split(['-', 'x', 'X', ':']).map(parse_square).collect();
+    let squares: Option<Vec<Square>> = t
+        .split(['-', 'x', 'X', ':'])
+        .map(|sq| parse_square_in(variant, sq))
+        .collect();
     match squares {
         Some(v) if v.len() >= 2 => Ok(v),
         _ => Err(syntax()),
@@ -83,7 +86,7 @@ fn split_squares(text: &str) -> Result<Vec<Square>, MoveError> {
 /// algebraic squares are both accepted, and a capture may be named by its start and end alone
 /// when only one legal move matches them. The returned move carries the path the text names.
 pub fn parse_move(text: &str, pos: &Position, variant: Variant) -> Result<Move, MoveError> {
-    let squares = split_squares(text)?;
+    let squares = split_squares(text, variant)?;
     let paths = variant.moves(pos, Counting::Paths);
     let (from, to) = (squares[0], squares[squares.len() - 1]);
     let matching: Vec<Move> = paths
@@ -128,10 +131,13 @@ pub fn parse_move(text: &str, pos: &Position, variant: Variant) -> Result<Move, 
     }
 }
 
-/// The usual square style of a variant: algebraic for russian, numeric for english.
+/// The usual square style of a variant: algebraic for russian, the mirrored numbers for
+/// italian and spanish, numeric for the others.
 pub fn default_style(variant: Variant) -> SquareStyle {
     if variant.algebraic_notation() {
         SquareStyle::Algebraic
+    } else if variant.mirrored_numbering() {
+        SquareStyle::Mirrored
     } else {
         SquareStyle::Numeric
     }

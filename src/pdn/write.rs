@@ -4,7 +4,7 @@
 //! the files read well in any editor and diff cleanly.
 
 use super::{move_number, PdnGame};
-use crate::notation::fen::{parse_fen, to_fen};
+use crate::notation::fen::{parse_fen, to_fen_in};
 use crate::notation::move_text::{default_style, short_text};
 
 const WIDTH: usize = 79;
@@ -40,7 +40,7 @@ pub(crate) fn write_game(pdn: &PdnGame) -> String {
     set_tag(&mut tags, "GameType", variant.game_type().to_string());
     let standard = parse_fen(variant.start_fen()).ok();
     if standard.as_ref() != Some(game.start_position()) {
-        set_tag(&mut tags, "FEN", to_fen(game.start_position()));
+        set_tag(&mut tags, "FEN", to_fen_in(variant, game.start_position()));
     } else {
         tags.retain(|(n, _)| !n.eq_ignore_ascii_case("FEN"));
     }

@@ -11,13 +11,30 @@ use super::options::{self, Frame, OPTIONS};
 use super::{Flow, Out, ProtocolError};
 use crate::game::Game;
 use crate::moves::Move;
-use crate::notation::fen::parse_fen;
+use crate::notation::fen::parse_fen_in;
 use crate::notation::hub;
 use crate::notation::move_text::MoveError;
 use crate::notation::quote::quote;
 use crate::search::{Clock, Limits, Score, SearchInfo, SearchOutcome};
 use crate::variant::Variant;
 use std::time::Duration;
+
+/// The commands of this dialect, one line each, for `help` (docs/PROTOCOL.md has the details).
+#[rustfmt::skip]
+const HELP: &[(&str, &str)] = &[
+    ("hub", "identify the engine and list its parameters, then wait"),
+    ("set-param name=N value=V", "set a parameter (variant, hash, threads, ...)"),
+    ("init", "answer ready once the engine is ready"),
+    ("ping", "answer pong"),
+    ("new-game", "forget the last game"),
+    ("pos [pos=P|fen=F] [moves=\"M ...\"]", "set the position (Hub board or PDN FEN), then moves"),
+    ("level depth=D|nodes=N|move-time=S|time=S inc=S|infinite", "how long the next go searches"),
+    ("go think|ponder|analyze", "search; ends with done move=..."),
+    ("ponder-hit", "the pondered move was played; search on for real"),
+    ("stop", "end the search now and answer done"),
+    ("help", "this list"),
+    ("quit", "leave"),
+];
 
 /// The Hub search level, as set by `level` and reset by `pos`.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -224,6 +241,10 @@ impl Hub {
                 no_args()?;
                 return Ok(Flow::Quit);
             }
+            "help" => {
+                no_args()?;
+                super::write_help(out, "Crownhead speaks Hub:", HELP);
+            }
             _ => return Err(ProtocolError::UnknownCommand(command)),
         }
         Ok(Flow::Continue)
@@ -357,7 +378,7 @@ fn parse_pos(variant: Variant, frame: Frame, args: &[Arg]) -> Result<Game, Proto
             // Scan's board string, or (as lidraughts may send) a PDN FEN, told apart by its colons.
             "pos" => match value("pos", k, v)? {
                 fen if fen.contains(':') => Game::from_fen(variant, fen)?,
-                board => Game::new(variant, parse_fen(&hub_to_fen(board)?)?),
+                board => Game::new(variant, parse_fen_in(variant, &hub_to_fen(board)?)?),
             },
             "fen" => Game::from_fen(variant, value("pos", k, v)?)?,
             _ => Game::start(variant),

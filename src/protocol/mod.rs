@@ -176,6 +176,27 @@ impl Out {
     }
 }
 
+/// Writes a dialect's `help`: one line per command, its syntax padded to one column, for a person
+/// at the prompt (a GUI never sends `help`, so the lines need no protocol prefix).
+fn write_help(out: &Out, title: &str, commands: &[(&str, &str)]) {
+    out.line(title);
+    let width = commands.iter().map(|(c, _)| c.len()).max().unwrap_or(0);
+    for (command, what) in commands {
+        out.line(&format!("  {command:<width$}  {what}"));
+    }
+}
+
+/// The one line a person who starts the engine in a terminal sees (on stderr, so that stdout
+/// stays the protocol): what this is and how to go on.
+pub fn greeting() -> String {
+    let names: Vec<&str> = crate::Variant::ALL.iter().map(|v| v.name()).collect();
+    format!(
+        "Crownhead {}, a draughts engine ({}). Type 'help' for the commands, 'quit' to leave.",
+        env!("CARGO_PKG_VERSION"),
+        names.join(", ")
+    )
+}
+
 /// What a dialect asks the loop to do after a line.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Flow {
@@ -342,7 +363,12 @@ pub fn run(input: &mut dyn BufRead, out: Out, dialect: Option<DialectKind>) {
 /// `cli` feature. A library user embedding the engine calls `run` with its own reader and `Out`.
 #[cfg(feature = "cli")]
 pub fn run_stdio(dialect: Option<DialectKind>) {
+    use std::io::IsTerminal;
     let stdin = std::io::stdin();
+    // Only a person types at a terminal; GUIs and scripts talk through pipes and see nothing new.
+    if stdin.is_terminal() {
+        eprintln!("{}", greeting());
+    }
     let mut lock = stdin.lock();
     run(&mut lock, Out::stdout(), dialect);
 }
@@ -382,6 +408,38 @@ mod tests {
         );
         let bytes = buf.0.lock().unwrap().clone();
         String::from_utf8(bytes).unwrap()
+    }
+
+    /// `help` lists the dialect's commands, and every command it lists is one the dialect
+    /// knows (a listed word that the dialect calls unknown fails the test).
+    /// `prefix` chooses the dialect as the stdin loop does (its first command).
+    fn help_lists_known_commands(prefix: &str) {
+        let text = session(&format!("{prefix}help\n"), None);
+        let listed: Vec<&str> = text
+            .lines()
+            .filter_map(|l| l.strip_prefix("  "))
+            .filter_map(|l| l.split_whitespace().next())
+            .collect();
+        assert!(listed.contains(&"quit") && listed.len() >= 10, "{text}");
+        for command in listed {
+            let answer = session(&format!("{prefix}{command}\n"), None);
+            assert!(!answer.contains("unknown command"), "{command}: {answer}");
+        }
+    }
+
+    #[test]
+    fn help_lists_each_dialects_commands() {
+        help_lists_known_commands("");
+        help_lists_known_commands("hub\n");
+    }
+
+    #[test]
+    fn the_greeting_names_every_variant() {
+        let line = greeting();
+        for v in crate::Variant::ALL {
+            assert!(line.contains(v.name()), "{line}");
+        }
+        assert!(line.contains("help"));
     }
 
     #[test]

@@ -34,11 +34,21 @@ impl Frame {
     /// Maps a square number between the wire and docs/RULES.md. Every mapping is an involution, so
     /// the same function reads and writes.
     pub fn map_square(self, variant: Variant, n: u32) -> u32 {
+        if variant.mirrored_numbering() {
+            // italian and spanish are numbered on their own mirrored board in every frame
+            // (pydraughts numbers italian so), and the engine reads that numbering.
+            return crate::notation::mirror_number(n);
+        }
         match (self, variant) {
             (Frame::Consistent, _) => n,
-            // Row reversal: pydraughts' russian square 1 is a1, docs/RULES.md's is b8.
-            (Frame::Pydraughts06, Variant::Russian) => (7 - (n - 1) / 4) * 4 + (n - 1) % 4 + 1,
+            // Row reversal: pydraughts' russian (and brazilian) square 1 is a1, docs/RULES.md's
+            // is b8.
+            (Frame::Pydraughts06, Variant::Russian | Variant::Brazilian) => {
+                (7 - (n - 1) / 4) * 4 + (n - 1) % 4 + 1
+            }
             (Frame::Pydraughts06, Variant::English) => 33 - n,
+            // The others are numbered as docs/RULES.md numbers them (mirrored, for italian).
+            (Frame::Pydraughts06, _) => n,
         }
     }
 }
@@ -148,7 +158,15 @@ pub const OPTIONS: &[OptionSpec] = &[
         hub: Some("variant"),
         kind: Kind::Combo {
             default: "russian",
-            vars: &["russian", "english"],
+            vars: &[
+                "russian",
+                "english",
+                "brazilian",
+                "pool",
+                "italian",
+                "spanish",
+                "czech",
+            ],
             aliases: &[
                 ("american", "english"),
                 ("checkers", "english"),
@@ -156,10 +174,9 @@ pub const OPTIONS: &[OptionSpec] = &[
             ],
         },
         apply: |s, v| {
-            let new = if v == Value::Word("english") {
-                Variant::English
-            } else {
-                Variant::Russian
+            let new = match v {
+                Value::Word(name) => name.parse().unwrap_or(s.variant),
+                _ => s.variant,
             };
             let changed = new != s.variant;
             s.variant = new;

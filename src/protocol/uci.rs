@@ -8,11 +8,30 @@ use super::options::{self, OPTIONS};
 use super::{Flow, Out, ProtocolError};
 use crate::game::Game;
 use crate::movegen::Counting;
-use crate::notation::fen::to_fen;
+use crate::notation::fen::to_fen_in;
 use crate::notation::move_text::{default_style, full_text};
 use crate::search::{Clock, Limits, Score, SearchInfo, SearchOutcome};
 use crate::SquareStyle;
 use std::time::Duration;
+
+/// The commands of this dialect, one line each, for `help` (docs/PROTOCOL.md has the details).
+#[rustfmt::skip]
+const HELP: &[(&str, &str)] = &[
+    ("uci", "identify the engine and list its options, then uciok"),
+    ("isready", "answer readyok once the engine is ready"),
+    ("setoption name N [value V]", "set an option (Variant, Hash, Threads, ...)"),
+    ("ucinewgame", "forget the last game; the start position"),
+    ("position startpos|fen F [moves M...]", "set the position, then play moves"),
+    ("go [depth D|nodes N|movetime MS|wtime ...|infinite]", "search; ends with bestmove"),
+    ("stop", "end the search now and answer bestmove"),
+    ("ponderhit", "the pondered move was played; search on for real"),
+    ("d", "show the board, its FEN and the legal moves"),
+    ("perft D", "count the leaves of the move tree to depth D"),
+    ("eval", "the static evaluation, term by term"),
+    ("hub", "(as the first command) speak Hub instead"),
+    ("help", "this list"),
+    ("quit", "leave"),
+];
 
 /// The deepest `perft` accepted (depth 14 from the start takes hours; `stop` ends it).
 pub const MAX_PERFT: u32 = 14;
@@ -136,6 +155,10 @@ impl Uci {
             "d" => {
                 no_args()?;
                 show(engine, out);
+            }
+            "help" => {
+                no_args()?;
+                super::write_help(out, "Crownhead speaks a UCI-style protocol:", HELP);
             }
             "perft" => perft(engine, out, args)?,
             "eval" => {
@@ -354,7 +377,7 @@ fn show(engine: &Engine, out: &Out) {
         out.line(row);
     }
     out.line(&format!("Variant: {}", game.variant()));
-    out.line(&format!("FEN: {}", to_fen(pos)));
+    out.line(&format!("FEN: {}", to_fen_in(game.variant(), pos)));
     out.line(&format!("Side to move: {}", pos.side()));
     let style = default_style(game.variant());
     let legal: Vec<String> = game

@@ -121,11 +121,13 @@ pub(crate) fn cores() -> usize {
 }
 
 /// Whether threads can be moved to the idle scheduling class here (`lower_priority`).
-pub(crate) const IDLE_CLASS: bool = cfg!(target_os = "linux");
+pub(crate) const IDLE_CLASS: bool = cfg!(any(target_os = "linux", windows));
 
 /// Moves the calling thread to the idle scheduling class, so that it runs only on a core
 /// nothing else wants. Returns whether the kernel agreed (a thread may always lower its own
-/// priority; elsewhere than Linux there is nothing to do and nothing done).
+/// priority). Linux has the class itself; on Windows the idle thread priority is the same idea
+/// (scheduled only when no thread of a higher priority is ready); elsewhere (macOS) there is
+/// nothing to do and nothing done.
 fn lower_priority() -> bool {
     #[cfg(target_os = "linux")]
     {
@@ -135,7 +137,20 @@ fn lower_priority() -> bool {
         // reads `param`, which outlives the call.
         unsafe { libc::sched_setscheduler(0, libc::SCHED_IDLE, &param) == 0 }
     }
-    #[cfg(not(target_os = "linux"))]
+    #[cfg(windows)]
+    {
+        // kernel32's own declarations (a whole bindings crate for two functions is not worth
+        // it); the pseudo-handle of GetCurrentThread needs no closing.
+        #[link(name = "kernel32")]
+        extern "system" {
+            fn GetCurrentThread() -> *mut std::ffi::c_void;
+            fn SetThreadPriority(thread: *mut std::ffi::c_void, priority: i32) -> i32;
+        }
+        const THREAD_PRIORITY_IDLE: i32 = -15;
+        // SAFETY: both functions act on the calling thread alone.
+        unsafe { SetThreadPriority(GetCurrentThread(), THREAD_PRIORITY_IDLE) != 0 }
+    }
+    #[cfg(not(any(target_os = "linux", windows)))]
     {
         false
     }
@@ -194,6 +209,13 @@ mod tests {
         }
         assert_eq!(pool.resize(1), 1);
         assert_eq!(pool.len(), 1);
+    }
+
+    #[test]
+    fn a_thread_lowers_its_priority_where_the_system_has_the_idle_class() {
+        // On a thread of its own: the change is for good.
+        let lowered = std::thread::spawn(lower_priority).join().unwrap();
+        assert_eq!(lowered, IDLE_CLASS);
     }
 
     #[test]

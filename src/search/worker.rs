@@ -303,7 +303,7 @@ impl<'a, R: Rules> Worker<'a, R> {
     /// the iteration's depth, as the single-reply extension's do.
     #[inline(always)]
     fn extends_threat(&self, pos: &Position, ply: usize) -> bool {
-        THREAT_EXTENSION[R::VARIANT as usize]
+        THREAT_EXTENSION[R::TUNED_AS as usize]
             && (ply as i32) < 2 * self.root_depth
             && opponent_has_capture::<R>(pos)
             && capturers::<R>(pos) == 0
@@ -492,7 +492,7 @@ impl<'a, R: Rules> Worker<'a, R> {
         depth: i32,
         pv_node: bool,
     ) -> Option<i32> {
-        let p = &STATIC_PRUNING[R::VARIANT as usize];
+        let p = &STATIC_PRUNING[R::TUNED_AS as usize];
         if pv_node
             || depth > p.cut_depth.max(p.razor_depth)
             || beta.abs() >= Score::WIN_THRESHOLD

@@ -12,7 +12,7 @@
 use crate::bitboard::Color;
 use crate::game::Game;
 use crate::moves::Move;
-use crate::notation::fen::to_fen;
+use crate::notation::fen::to_fen_in;
 use crate::notation::hub;
 use crate::notation::move_text::{default_style, full_text};
 use crate::variant::Variant;
@@ -329,7 +329,7 @@ impl EngineClient {
         let mut line = if standard.as_ref() == Some(start) {
             "position startpos".to_string()
         } else {
-            format!("position fen {}", to_fen(start))
+            format!("position fen {}", to_fen_in(game.variant(), start))
         };
         if !game.moves().is_empty() {
             line.push_str(" moves");
@@ -363,9 +363,10 @@ impl EngineClient {
         let moves: Vec<String> = game
             .moves()
             .iter()
-            .map(|m| hub::move_text(m, |n| n))
+            .map(|m| hub::move_text(m, |n| numbered(game.variant(), n)))
             .collect();
-        let mut line = format!("pos pos={}", hub::position_text(game.start_position()));
+        let start = crate::notation::in_numbering(game.variant(), game.start_position());
+        let mut line = format!("pos pos={}", hub::position_text(&start));
         if !moves.is_empty() {
             line.push_str(&format!(" moves=\"{}\"", moves.join(" ")));
         }
@@ -501,5 +502,14 @@ mod tests {
             hub_arg("info pv=\"1-2 3-4\" score=0.5", "pv").as_deref(),
             Some("1-2 3-4")
         );
+    }
+}
+
+/// Square `n` of docs/RULES.md's frame as `variant` numbers it (mirrored for italian, spanish).
+fn numbered(variant: crate::variant::Variant, n: u32) -> u32 {
+    if variant.mirrored_numbering() {
+        crate::notation::mirror_number(n)
+    } else {
+        n
     }
 }

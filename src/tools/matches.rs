@@ -56,7 +56,7 @@ pub struct MatchArgs {
     /// Run an SPRT with these bounds, e.g. `0,10`; the match stops when it decides.
     #[arg(long)]
     pub sprt: Option<String>,
-    /// russian or english.
+    /// russian, english, brazilian, pool, italian, spanish or czech.
     #[arg(long, default_value = "russian")]
     pub variant: Variant,
     /// The engines speak Hub rather than the UCI-style dialect.

@@ -29,7 +29,7 @@ pub const DRAW_ACCEPT: i32 = 10;
 /// The arguments of `crownhead play`.
 #[derive(Args, Debug, Clone)]
 pub struct PlayArgs {
-    /// russian or english.
+    /// russian, english, brazilian, pool, italian, spanish or czech.
     #[arg(long, default_value = "russian")]
     pub variant: Variant,
     /// Your colour: white or black.

@@ -21,7 +21,7 @@ use std::time::{Duration, Instant};
 /// `crownhead selfplay`'s flags.
 #[derive(clap::Args, Debug, Clone)]
 pub struct SelfplayArgs {
-    /// russian or english.
+    /// russian, english, brazilian, pool, italian, spanish or czech.
     #[arg(long, default_value = "russian")]
     pub variant: Variant,
     /// Games to play.

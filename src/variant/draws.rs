@@ -10,9 +10,9 @@ use std::fmt;
 /// A rule that has drawn the game.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum DrawRule {
-    /// The same position for the third time with the same side to move (both variants).
+    /// The same position for the third time with the same side to move (every variant).
     Repetition,
-    /// english: 40 moves by each side with no capture and no man moved.
+    /// english, italian, spanish, czech: 40 moves by each side with no capture and no man moved.
     FortyMoves,
     /// russian 7.2.3: 15 moves by both sides with only kings moved and no capture.
     KingsOnlyFifteenMoves,
@@ -27,6 +27,8 @@ pub enum DrawRule {
     /// russian 7.2.8: two kings, king and man, or a king against a lone king, not won by the 5th
     /// move.
     SmallEnding,
+    /// pool: three kings against a lone king, not won within 13 moves.
+    ThreeKingsThirteenMoves,
 }
 
 impl fmt::Display for DrawRule {
@@ -39,6 +41,7 @@ impl fmt::Display for DrawRule {
             DrawRule::LongEnding => "no change in the balance of forces in the ending",
             DrawRule::MainRoad => "lone king on the main road, 5-move rule",
             DrawRule::SmallEnding => "small ending against a lone king, 5-move rule",
+            DrawRule::ThreeKingsThirteenMoves => "three kings against one, 13-move rule",
         })
     }
 }

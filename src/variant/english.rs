@@ -14,6 +14,7 @@ impl Rules for English {
     const FLYING_KINGS: bool = false;
     const MEN_CAPTURE_BACKWARDS: bool = false;
     const CROWNING_ENDS_CAPTURE: bool = true;
+    const TUNED_AS: Variant = Variant::English;
     const FIRST_TO_MOVE: Color = Color::Black;
 }
 

@@ -14,6 +14,7 @@ impl Rules for Russian {
     const FLYING_KINGS: bool = true;
     const MEN_CAPTURE_BACKWARDS: bool = true;
     const CROWNING_ENDS_CAPTURE: bool = false;
+    const TUNED_AS: Variant = Variant::Russian;
     const FIRST_TO_MOVE: Color = Color::White;
 }
 
@@ -49,7 +50,7 @@ impl DrawRules for Russian {
 }
 
 /// FMJD-64 7.2.4, 7.2.7 and 7.2.8: the endings against a lone king.
-fn lone_king_rule(c: &DrawCounters, pos: &Position) -> Option<DrawRule> {
+pub(super) fn lone_king_rule(c: &DrawCounters, pos: &Position) -> Option<DrawRule> {
     let (strong, lone) = lone_king_ending(pos)?;
     let kings = pos.kings_of(strong).count_ones();
     let count = pos.pieces(strong).count_ones();

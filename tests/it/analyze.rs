@@ -1,7 +1,7 @@
 //! `crownhead analyze` on a game with a planted blunder: the blunder is marked in the JSON
 //! records and in the annotated PDN, and the sound moves before it are at most inaccuracies.
 
-mod common;
+use crate::common;
 
 use common::Scratch;
 use std::process::Command;

@@ -7,7 +7,7 @@
 //! Lines that would legitimately end the session (`quit`) or block the reader for a long time
 //! by design (`perft` at depth 10+, a hash of gigabytes, hundreds of threads) are left out.
 
-mod common;
+use crate::common;
 
 use common::{printable, Engine, Rng};
 

@@ -2,11 +2,17 @@
 //!
 //! Format (documented at the top of `positions/perft_start.txt`): `<variant>;<fen>;<counts>`, the
 //! n-th count for depth n, written `paths/unique`, or one number when both conventions agree,
-//! with `-` for an unknown count. Entries whose count exceeds the node cap are skipped and listed:
-//! the cap is small in debug builds and about 100 million leaves in release builds, which reaches
-//! english depth 11 and russian depth 10. `CROWNHEAD_PERFT_CAP` overrides it. Run with
-//! `cargo test --release --test perft_suite -- --nocapture` to see what was run and skipped.
+//! with `-` for an unknown count; an optional fourth field `orders` says that the first count is
+//! in the orders convention (`Counting::Orders`, positions/perft_variants.txt) rather than paths.
+//! FENs are read in the variant's numbering. Entries whose count exceeds the node cap are skipped
+//! and listed: the cap is small in debug builds and about 100 million leaves in release builds,
+//! which reaches english depth 11 and russian depth 10; counts in the orders convention, which
+//! the slower move-by-move perft makes, stop at `ORDERS_CAP`. `CROWNHEAD_PERFT_CAP` overrides
+//! both. The ignored `deep_perft_suites` runs what the cap skipped, up to `DEEP_CAP` (`.ci/run
+//! --full`). Run with `cargo test --release --test perft_suite -- --nocapture` to see what was
+//! run and skipped.
 
+use crownhead::notation::fen::parse_fen_in;
 use crownhead::perft::{perft, perft_parallel};
 use crownhead::{parse_fen, Counting, Position, Variant};
 use std::path::{Path, PathBuf};
@@ -18,6 +24,10 @@ const DEBUG_CAP: u64 = 1_000_000;
 const RELEASE_CAP: u64 = 100_000_000;
 /// Mirrored positions (colours swapped, board turned) are also counted up to this many leaves.
 const MIRROR_CAP: u64 = 200_000;
+/// The largest count in the orders convention run by default (release builds).
+const ORDERS_CAP: u64 = 1_000_000;
+/// The largest count the ignored deep run reaches.
+const DEEP_CAP: u64 = 250_000_000;
 
 /// One expected count.
 struct Entry {
@@ -69,12 +79,20 @@ fn read_suite(path: &Path) -> Vec<Entry> {
         }
         let origin = format!("{name}:{}", i + 1);
         let fields: Vec<&str> = line.split(';').collect();
-        assert_eq!(fields.len(), 3, "{origin}: expected variant;fen;counts");
+        assert!(
+            fields.len() == 3 || (fields.len() == 4 && fields[3].trim() == "orders"),
+            "{origin}: expected variant;fen;counts[;orders]"
+        );
+        let first = if fields.len() == 4 {
+            Counting::Orders
+        } else {
+            Counting::Paths
+        };
         let variant: Variant = fields[0]
             .parse()
             .unwrap_or_else(|e| panic!("{origin}: {e}"));
         let fen = fields[1].trim().to_string();
-        parse_fen(&fen).unwrap_or_else(|e| panic!("{origin}: {e}"));
+        parse_fen_in(variant, &fen).unwrap_or_else(|e| panic!("{origin}: {e}"));
         for (d, token) in fields[2].split_whitespace().enumerate() {
             let (paths, unique) = match token.split_once('/') {
                 Some((p, u)) => (parse_count(p, &origin), parse_count(u, &origin)),
@@ -83,7 +101,7 @@ fn read_suite(path: &Path) -> Vec<Entry> {
                     (n, n)
                 }
             };
-            for (counting, count) in [(Counting::Unique, unique), (Counting::Paths, paths)] {
+            for (counting, count) in [(Counting::Unique, unique), (first, paths)] {
                 if let Some(count) = count {
                     let depth = d as u32 + 1;
                     entries.push(Entry {
@@ -115,6 +133,39 @@ fn cap() -> u64 {
 #[test]
 fn perft_suites() {
     let cap = cap();
+    run_suites(|e| {
+        let cap = if e.counting == Counting::Orders && std::env::var("CROWNHEAD_PERFT_CAP").is_err()
+        {
+            cap.min(ORDERS_CAP)
+        } else {
+            cap
+        };
+        e.count <= cap
+    });
+}
+
+/// What the default run skipped, up to `DEEP_CAP`: `cargo test --release --test perft_suite --
+/// --ignored` (`.ci/run --full`).
+#[test]
+#[ignore]
+fn deep_perft_suites() {
+    assert!(
+        !cfg!(debug_assertions),
+        "the deep perft wants a release build"
+    );
+    run_suites(|e| {
+        let cap = if e.counting == Counting::Orders {
+            ORDERS_CAP
+        } else {
+            RELEASE_CAP
+        };
+        e.count > cap && e.count <= DEEP_CAP
+    });
+}
+
+/// Runs every entry that `pick` chooses.
+fn run_suites(pick: impl Fn(&Entry) -> bool) {
+    let cap = cap();
     let files = suite_files();
     assert!(
         files.len() >= 3,
@@ -127,21 +178,21 @@ fn perft_suites() {
         let entries = read_suite(file);
         assert!(!entries.is_empty(), "{} has no entries", file.display());
         for e in entries {
-            let conv = if e.counting == Counting::Paths {
-                "paths"
-            } else {
-                "unique"
+            let conv = match e.counting {
+                Counting::Paths => "paths",
+                Counting::Orders => "orders",
+                Counting::Unique => "unique",
             };
             let what = format!(
                 "{} {} {} depth {} {conv}",
                 e.origin, e.variant, e.fen, e.depth
             );
-            if e.count > cap {
-                println!("skip {what}: {} leaves > cap {cap}", e.count);
+            if !pick(&e) {
+                println!("skip {what}: {} leaves not in this run", e.count);
                 skipped += 1;
                 continue;
             }
-            let pos = parse_fen(&e.fen).unwrap();
+            let pos = parse_fen_in(e.variant, &e.fen).unwrap();
             let t = Instant::now();
             let got = perft_parallel(e.variant, &pos, e.depth, e.counting);
             println!("ran  {what}: {got} ({:.2} s)", t.elapsed().as_secs_f64());
@@ -162,7 +213,7 @@ fn perft_suites() {
         }
     }
     println!(
-        "perft suites: {run} run, {skipped} skipped above the cap of {cap}, {leaves} leaves in {:.1} s",
+        "perft suites: {run} run, {skipped} skipped (default cap {cap}), {leaves} leaves in {:.1} s",
         start.elapsed().as_secs_f64()
     );
     assert!(
@@ -176,6 +227,19 @@ fn perft_suites() {
 #[test]
 fn release_cap_reaches_required_depths() {
     let start: Vec<Entry> = read_suite(&positions_dir().join("perft_start.txt"));
+    // The new variants' start positions reach depth 10 in both of the forums' conventions, the
+    // deep ones in the ignored run.
+    let variants = read_suite(&positions_dir().join("perft_variants.txt"));
+    for v in Variant::ALL.into_iter().skip(2) {
+        for counting in [Counting::Unique, Counting::Orders] {
+            let depth = variants
+                .iter()
+                .filter(|e| e.variant == v && e.counting == counting && e.fen.contains("21-32"))
+                .map(|e| e.depth)
+                .max();
+            assert_eq!(depth, Some(10), "{v} {counting:?}");
+        }
+    }
     let deepest = |v: Variant| {
         start
             .iter()
@@ -187,7 +251,7 @@ fn release_cap_reaches_required_depths() {
     assert!(deepest(Variant::English) >= 11);
     assert!(deepest(Variant::Russian) >= 10);
     // Both conventions are present for every depth of both start positions.
-    for v in Variant::ALL {
+    for v in [Variant::Russian, Variant::English] {
         for counting in [Counting::Unique, Counting::Paths] {
             let n = start
                 .iter()

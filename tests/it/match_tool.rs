@@ -3,7 +3,7 @@
 //! reads back to the same result. The stand-in engine is `examples/uci_fixture.rs`, which the
 //! tests build themselves when cargo has not (`cargo test --test match` builds no examples).
 
-mod common;
+use crate::common;
 
 use crownhead::pdn::read_games;
 use crownhead::Variant;

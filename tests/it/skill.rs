@@ -2,9 +2,7 @@
 //! (never `go analyze`), a weak level plays moves other than the best on purpose, and Hub's
 //! `multipv` param reports every line tagged with its number.
 
-mod common;
-
-use common::Engine;
+use crate::common::Engine;
 
 fn hub(params: &[(&str, &str)]) -> Engine {
     let mut e = Engine::start(&["hub"]);

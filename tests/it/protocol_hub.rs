@@ -2,7 +2,7 @@
 //! pydraughts and lidraughts-bot start it, whole games in both variants and both square frames,
 //! stop, ping and ponder during a search, and bad input.
 
-mod common;
+use crate::common;
 
 use common::{printable, Engine, SLACK};
 use crownhead::{parse_fen, Game, Move, Variant};

@@ -2,7 +2,7 @@
 //! block, `crownhead --eval-file` plays a weights file in place of the embedded ones, and a bad
 //! file or choice is refused with one clear error.
 
-mod common;
+use crate::common;
 
 use crownhead::learned::learned_for;
 use crownhead::{parse_fen, Variant};

@@ -1,7 +1,7 @@
 //! End-to-end tests of the UCI-style dialect on the built binary: handshake, a whole game of
 //! the engine's own moves, stop, ponder, options between searches, and bad input.
 
-mod common;
+use crate::common;
 
 use common::{printable, Engine, SLACK};
 use crownhead::{Game, Variant};

@@ -1,7 +1,7 @@
 //! `crownhead evaluate`: the static evaluation of FENs on stdin, hand-written or from a weights
 //! file; a damaged weights file is refused with its name, never read.
 
-mod common;
+use crate::common;
 
 use crownhead::{parse_fen, Variant};
 use std::process::Output;

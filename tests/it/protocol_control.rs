@@ -3,7 +3,7 @@
 //! more threads than cores the move still comes from a real search. Nothing here is timed: the
 //! time use and stop latency are measured by `scripts/time_use.py`.
 
-mod common;
+use crate::common;
 
 use common::{Engine, TIMEOUT};
 

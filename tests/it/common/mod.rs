@@ -1,7 +1,6 @@
 //! A harness for end-to-end protocol tests: runs the built `crownhead` binary, writes lines to
 //! its stdin and reads its stdout on a thread, so that a test can wait for a line with a timeout
 //! and a hung engine fails the test instead of hanging it.
-#![allow(dead_code)]
 
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};

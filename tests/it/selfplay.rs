@@ -2,7 +2,7 @@
 //! continues a run exactly, a killed run's file stays readable, and every recorded position is
 //! quiet and carries its game's result.
 
-mod common;
+use crate::common;
 
 use crownhead::selfplay::{read_all, Record};
 use crownhead::Variant;

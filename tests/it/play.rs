@@ -2,7 +2,7 @@
 //! the legal moves listed), an undo, a hint, a flip, a save (the PDN reads back), and a draw
 //! offer the engine answers by its search.
 
-mod common;
+use crate::common;
 
 use std::io::Write;
 use std::process::{Command, Stdio};

@@ -2,7 +2,7 @@
 //! bytes, text that is not UTF-8) gets an error line with the bad text escaped, and the lines
 //! after it are still read.
 
-mod common;
+use crate::common;
 
 /// `crownhead moves` on `input`: success, stdout, stderr.
 fn moves(input: &[u8]) -> (bool, String, String) {

@@ -1,0 +1,295 @@
+#!/usr/bin/env python3
+"""Check a Windows crownhead.exe (run under Wine) against the Linux build, side by side.
+
+* dialogues of both protocols (UCI-style and Hub): handshake, fixed-depth searches with one
+  thread, bad input of several kinds, each answered exactly as the Linux build answers it (the
+  node counts and every line; only times and speeds are left out of the comparison);
+* ``stop`` (UCI) and ``stop`` after ``go analyze`` (Hub) end an endless search at once, and
+  ``quit`` during a search ends the process;
+* ``perft --depth 9`` in both variants: the Linux build's count, which the reference table of
+  docs/RULES.md has;
+* ``bench``: the same node signature; with ``--bench-runs N`` also both builds' speed, run
+  alternately N times, as medians and their ratio (``--min-ratio`` makes a slow one fail).
+
+Usage:
+    exe_check.py --windows crownhead.exe --linux target/release/crownhead [--runner wine]
+                 [--perft-depth 9] [--bench-runs 5 --min-ratio 0.85]
+Prints "ok - ..." / "FAIL - ..." lines and "N passed, N failed"; exit status 0 when all passed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import shlex
+import statistics
+import subprocess
+import sys
+import threading
+import time
+from typing import List, Optional
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+# Fields that measure time, not the search: left out of the comparison.
+TIMING = re.compile(
+    r"\b(time|nps|Time|Leaves/s|NPS|hashfull)([ =:]+)[0-9.]+( s)?"
+)
+
+DIALOGUES = {
+    "UCI english, depth 12": [
+        "uci",
+        "setoption name Variant value english",
+        "isready",
+        "position startpos moves 11-15 23-19",
+        "go depth 12",
+    ],
+    "UCI russian, depth 12 and d": [
+        "uci",
+        "isready",
+        "position startpos moves c3-d4",
+        "go depth 12",
+        "d",
+    ],
+    "UCI bad input": [
+        "uci",
+        "position fen X:nonsense",
+        "go depth -3",
+        "setoption name Hash value lots",
+        "setoption name Nonexistent value 1",
+        "frobnicate",
+        "position startpos moves c3-d4 a1-h8",
+        "perft 99",
+        "isready",
+        "position fen W:W21-32:B1-12",
+        "go nodes 20000",
+    ],
+    "Hub english, depth 10": [
+        "hub",
+        "set-param name=variant value=english",
+        "init",
+        "pos start moves=\"11-15 23-19\"",
+        "level depth=10",
+        "go think",
+    ],
+    "Hub bad input": [
+        "hub",
+        "init",
+        "pos fen=garbage",
+        "level depth=x",
+        "set-param name=nonsense value=1",
+        "go nowhere",
+        "ping",
+        "pos start",
+        "level nodes=20000",
+        "go think",
+    ],
+}
+
+
+def normalise(text: str) -> List[str]:
+    return [TIMING.sub(r"\1\2*", l.rstrip("\r")) for l in text.splitlines()]
+
+
+class Checks:
+    def __init__(self) -> None:
+        self.passed = 0
+        self.failed = 0
+
+    def check(self, ok: bool, what: str) -> bool:
+        print(f"{'ok' if ok else 'FAIL'} - {what}", flush=True)
+        if ok:
+            self.passed += 1
+        else:
+            self.failed += 1
+        return ok
+
+
+def run(cmd: List[str], stdin: str = "", timeout: float = 300) -> str:
+    done = subprocess.run(
+        cmd,
+        input=stdin,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        text=True,
+        timeout=timeout,
+    )
+    return done.stdout
+
+
+def dialogues(c: Checks, win: List[str], lin: List[str]) -> None:
+    for name, lines in DIALOGUES.items():
+        stdin = "\n".join(lines) + "\n"
+        w = normalise(run(win, stdin))
+        l = normalise(run(lin, stdin))
+        first = next((i for i, (a, b) in enumerate(zip(w, l)) if a != b), None)
+        if first is None and len(w) != len(l):
+            first = min(len(w), len(l))
+        errors = sum(1 for x in l if "error" in x)
+        nodes = [x for x in l if re.search(r"\bnodes[ =]\d", x)]
+        last = nodes[-1] if nodes else ""
+        m = re.search(r"\bnodes[ =](\d+)", last)
+        detail = f"{len(l)} lines, {errors} errors" + (f", nodes {m.group(1)}" if m else "")
+        if not c.check(first is None and len(l) > 3, f"{name}: as on Linux ({detail})"):
+            print(f"  line {first}: windows {w[first:first + 1]} linux {l[first:first + 1]}")
+
+
+class Live:
+    """An engine talked to line by line, its output read by a thread."""
+
+    def __init__(self, cmd: List[str]) -> None:
+        self.proc = subprocess.Popen(
+            cmd,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+            text=True,
+            bufsize=1,
+        )
+        self.lines: List[str] = []
+        self.cond = threading.Condition()
+        threading.Thread(target=self._read, daemon=True).start()
+
+    def _read(self) -> None:
+        assert self.proc.stdout
+        for line in self.proc.stdout:
+            with self.cond:
+                self.lines.append(line.rstrip("\r\n"))
+                self.cond.notify_all()
+
+    def send(self, line: str) -> None:
+        assert self.proc.stdin
+        self.proc.stdin.write(line + "\n")
+        self.proc.stdin.flush()
+
+    def wait_for(self, prefix: str, timeout: float) -> Optional[float]:
+        """Seconds until a line starting with `prefix` came, or None."""
+        start = time.monotonic()
+        with self.cond:
+            while not any(l.startswith(prefix) for l in self.lines):
+                left = timeout - (time.monotonic() - start)
+                if left <= 0:
+                    return None
+                self.cond.wait(left)
+        return time.monotonic() - start
+
+
+def stopping(c: Checks, win: List[str]) -> None:
+    for proto, setup, go, stop_word, answer in [
+        ("UCI", ["uci", "isready"], "go infinite", "stop", "bestmove"),
+        ("Hub", ["hub", "init"], "go analyze", "stop", "done"),
+    ]:
+        e = Live(win)
+        for l in setup:
+            e.send(l)
+        ready = e.wait_for("readyok" if proto == "UCI" else "ready", 60)
+        e.send("pos start" if proto == "Hub" else "position startpos")
+        e.send(go)
+        time.sleep(1.0)
+        searching = len(e.lines)
+        e.send(stop_word)
+        took = e.wait_for(answer, 10)
+        c.check(
+            ready is not None and took is not None and took < 0.5,
+            f"{proto}: '{stop_word}' ends an endless search in "
+            f"{'never' if took is None else f'{took * 1000:.1f} ms'} "
+            f"({searching} lines of progress before)",
+        )
+        e.send(go)
+        time.sleep(0.5)
+        e.send("quit")
+        try:
+            e.proc.wait(timeout=10)
+            code = e.proc.returncode
+        except subprocess.TimeoutExpired:
+            e.proc.kill()
+            code = None
+        c.check(code == 0, f"{proto}: 'quit' during a search ends the process (exit {code})")
+
+
+def reference_perft(variant: str, depth: int) -> List[str]:
+    with open(os.path.join(ROOT, "positions", "perft_start.txt")) as f:
+        for line in f:
+            parts = line.strip().split(";")
+            if len(parts) == 3 and parts[0] == variant and parts[1].endswith("W21-32:B1-12"):
+                return parts[2].split()[depth - 1].split("/")
+    return []
+
+
+def nodes_of(text: str) -> Optional[str]:
+    m = re.findall(r"^Nodes: (\d+)", text, re.M)
+    return m[-1] if m else None
+
+
+def perft(c: Checks, win: List[str], lin: List[str], depth: int) -> None:
+    for variant in ["english", "russian"]:
+        args = ["perft", "--depth", str(depth), "--variant", variant]
+        start = time.monotonic()
+        w = nodes_of(run(win + args))
+        took = time.monotonic() - start
+        l = nodes_of(run(lin + args))
+        ref = reference_perft(variant, depth)
+        c.check(
+            w is not None and w == l and w in ref,
+            f"perft {depth} {variant}: windows {w}, linux {l}, docs/RULES.md {'/'.join(ref)}"
+            f" ({took:.1f} s under the runner)",
+        )
+
+
+def bench(c: Checks, win: List[str], lin: List[str], runs: int, min_ratio: float) -> None:
+    def one(cmd: List[str]):
+        text = run(cmd + ["bench"], timeout=900)
+        m = re.search(r"^Nodes: (\d+)\s+NPS: (\d+)", text, re.M)
+        return (m.group(1), int(m.group(2))) if m else (None, 0)
+
+    wins, lins = [], []
+    for _ in range(max(runs, 1)):
+        wins.append(one(win))
+        lins.append(one(lin))
+    sigs = {s for s, _ in wins + lins}
+    c.check(
+        len(sigs) == 1 and None not in sigs,
+        f"bench signature: windows {sorted({s for s, _ in wins}, key=str)}, "
+        f"linux {sorted({s for s, _ in lins}, key=str)}",
+    )
+    if runs >= 2:
+        wm = statistics.median(n for _, n in wins)
+        lm = statistics.median(n for _, n in lins)
+        ratio = wm / lm if lm else 0
+        c.check(
+            ratio >= min_ratio,
+            f"bench speed over {runs} alternate runs: windows median {wm:.0f} n/s "
+            f"{[n for _, n in wins]}, linux median {lm:.0f} n/s {[n for _, n in lins]}, "
+            f"ratio {ratio:.3f} (at least {min_ratio})",
+        )
+
+
+def main() -> int:
+    p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    p.add_argument("--windows", required=True, help="crownhead.exe")
+    p.add_argument("--linux", default=os.path.join(ROOT, "target", "release", "crownhead"))
+    p.add_argument("--runner", default="wine", help="what runs a Windows program ('' for none)")
+    p.add_argument("--perft-depth", type=int, default=9)
+    p.add_argument("--bench-runs", type=int, default=1)
+    p.add_argument("--min-ratio", type=float, default=0.85)
+    p.add_argument("--skip", default="", help="comma-separated: dialogues,stop,perft,bench")
+    a = p.parse_args()
+    win = shlex.split(a.runner) + [a.windows]
+    lin = [a.linux]
+    skip = set(a.skip.split(","))
+    c = Checks()
+    if "dialogues" not in skip:
+        dialogues(c, win, lin)
+    if "stop" not in skip:
+        stopping(c, win)
+    if "perft" not in skip:
+        perft(c, win, lin, a.perft_depth)
+    if "bench" not in skip:
+        bench(c, win, lin, a.bench_runs, a.min_ratio)
+    print(f"{c.passed} passed, {c.failed} failed")
+    return 1 if c.failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
