@@ -507,6 +507,13 @@ def main() -> int:
             play_options(driver)
             analysis_panel(driver, shots)
             review(driver, args.exe, shots)
+            # Phone width: the board scales to the screen and nothing scrolls sideways.
+            driver.set_window_size(390, 844)
+            time.sleep(0.3)
+            fit = js(driver, """const r = document.getElementById('board').getBoundingClientRect();
+                return [Math.round(r.width), innerWidth, document.documentElement.scrollWidth];""")
+            check(fit[0] >= 250 and fit[0] <= fit[1] and fit[2] <= fit[1] + 1,
+                  f"at phone width the board fits: board {fit[0]} px, window {fit[1]}, page {fit[2]}")
             errors = [e for e in browser.console(driver) if e.get("level") == "SEVERE"]
             check(not errors, f"no console errors {errors[:3]}")
     finally:

@@ -192,7 +192,7 @@ pub struct Searcher {
     tt: Arc<TransTable>,
     pool: Pool,
     /// The endgame databases found for each variant (`Variant as usize`).
-    databases: [Option<Databases>; 2],
+    databases: [Option<Databases>; crate::variant::Variant::ALL.len()],
 }
 
 impl Searcher {
@@ -203,7 +203,7 @@ impl Searcher {
             options,
             tt,
             pool: Pool::default(),
-            databases: [None, None],
+            databases: Default::default(),
         };
         searcher.start_threads();
         searcher
@@ -246,9 +246,10 @@ impl Searcher {
         dir: Option<&std::path::Path>,
     ) -> Result<Vec<Databases>, EgtbError> {
         let found = match dir {
-            None => [None, None],
+            None => Default::default(),
             Some(dir) => {
-                let mut found = [None, None];
+                let mut found: [Option<Databases>; crate::variant::Variant::ALL.len()] =
+                    Default::default();
                 for v in crate::variant::Variant::ALL {
                     found[v as usize] = Databases::open(dir, v);
                 }
