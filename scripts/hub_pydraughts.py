@@ -10,7 +10,8 @@ engines.  This script checks that Crownhead works with it as those tools would u
 * the worker starts ``crownhead hub --tt-size=20 --book=false`` through ``HubEngine`` (the extra
   ``--key=value`` arguments are what lidraughts-bot appends), sets ``variant`` and the square
   ``frame`` (``pydraughts06`` for 0.6.x, whose moves and positions use different frames;
-  ``consistent`` for 0.5.x), and plays games in both variants: Crownhead plays one side through
+  ``consistent`` for 0.5.x), and plays games in every variant pydraughts knows (russian,
+  english, brazilian, italian): Crownhead plays one side through
   ``HubEngine.play`` with a rotating mix of limits (depth, nodes, move time, clock), pydraughts
   plays seeded random legal moves for the other;
 * every Crownhead move (and ponder move) must parse as a legal move in pydraughts' own rules,
@@ -44,7 +45,7 @@ SCRIPTS_DIR = os.path.dirname(os.path.abspath(__file__))
 REPO_ROOT = os.path.dirname(SCRIPTS_DIR)
 DEFAULT_ENGINE = os.path.join(REPO_ROOT, "target", "release", "crownhead")
 VERSIONS = ("0.6.7", "0.5.7")
-VARIANTS = ("russian", "english")
+VARIANTS = ("russian", "english", "brazilian", "italian")
 PLY_CAP = 400
 
 
@@ -172,7 +173,7 @@ def worker(args: argparse.Namespace) -> int:
     for variant in args.variants:
         engine = HubEngine([args.engine, "hub", "--tt-size=20", "--book=false"])
         assert engine.id.get("name") == "Crownhead", engine.id
-        assert {"russian", "english"} <= engine.variants, engine.variants
+        assert set(VARIANTS) <= engine.variants, engine.variants
         engine.configure({"variant": variant, "frame": frame})
         engine.init()
         rng = random.Random(f"{args.seed}:{version}:{variant}")

@@ -3,10 +3,12 @@
 //! capture walker as the public generator, so the rules are still decided in one place; the tests
 //! below check them against `generate` and `Position::play`.
 
-use super::jumps::{capturing_pieces, each_man_capture_dir, walk_pieces, ChildSink};
+use super::jumps::{
+    capturing_pieces, each_man_capture_dir, kings_can_capture, prey_of_men, walk_pieces, ChildSink,
+};
 use super::{Board, Counting};
 use crate::bitboard::{BitIter, Bitboard, Dir, Side};
-use crate::variant::Rules;
+use crate::variant::{CaptureFacts, Rules};
 
 /// Men's first jumps, found in bulk: one shift per direction finds every man's landing square.
 /// Most captures are single jumps; only the men in `walk`, which can jump again (found in bulk
@@ -26,10 +28,11 @@ impl FirstJumps {
     fn new<R: Rules, S: Side>(b: &Board) -> FirstJumps {
         let empty = b.empty();
         let men = b.us & !b.kings;
+        let prey = prey_of_men::<R>(b.them, b.kings);
         let mut j = FirstJumps {
             empty,
             men,
-            them: b.them,
+            them: prey,
             any: false,
             walk: 0,
         };
@@ -51,7 +54,7 @@ impl FirstJumps {
                 };
                 each_man_capture_dir::<R, S>(|d2| {
                     if d2 != d.opposite() {
-                        again |= d2.step_back(d2.step_back(empty) & b.them);
+                        again |= d2.step_back(d2.step_back(empty) & prey);
                     }
                 });
                 if R::CROWNING_ENDS_CAPTURE {
@@ -110,15 +113,41 @@ pub(crate) fn count_leaf<R: Rules, S: Side>(
 /// piece (`!Rules::FREE_CAPTURES`): every capture is walked, and the walker keeps the best.
 #[inline(never)]
 fn ranked_count<R: Rules, S: Side>(b: &Board, counting: Counting, scratch: &mut Vec<Board>) -> u64 {
-    let from = capturing_pieces::<R, S>(b);
-    if from == 0 {
-        let empty = b.empty();
-        return quiet_count::<R, S>(b.us & !b.kings, b.us & b.kings, empty);
+    let kings = b.us & b.kings;
+    let empty = b.empty();
+    if kings == 0 || !kings_can_capture::<R>(kings, b.them, empty) {
+        // Only men capture. Where each of them makes a single jump and every single jump of a
+        // man ranks alike (`single_jumps_tie`), all are legal: counted in bulk, as for russian.
+        let first = FirstJumps::new::<R, S>(b);
+        if !first.any {
+            return quiet_count::<R, S>(first.men, kings, empty);
+        }
+        if first.walk == 0 && single_jumps_tie::<R>() {
+            let mut n = 0;
+            each_man_capture_dir::<R, S>(|d| n += first.final_lands(d).count_ones() as u64);
+            return n;
+        }
     }
+    let from = capturing_pieces::<R, S>(b);
     scratch.clear();
     let mut sink = ChildSink::new(*b, scratch, counting == Counting::Unique);
     walk_pieces::<R, S, _>(b, from & !b.kings, from & b.kings, &mut sink);
     scratch.len() as u64
+}
+
+/// Whether a man's single jump over a man ranks as one over a king (or men take no kings), so
+/// that all single jumps by men rank alike: true but for spanish, which prefers kings. Folded
+/// to a constant for each variant.
+#[inline(always)]
+fn single_jumps_tie<R: Rules>() -> bool {
+    let facts = |king: bool| CaptureFacts {
+        taken: 1,
+        kings_taken: u32::from(king),
+        by_king: false,
+        first_king_at: if king { 0 } else { u32::MAX },
+        kings_at: u32::from(king),
+    };
+    !R::MEN_TAKE_KINGS || R::capture_rank(&facts(false)) == R::capture_rank(&facts(true))
 }
 
 /// `count_leaf` when the side `S` to move has men only, which capture forwards only and stop
@@ -350,7 +379,7 @@ pub(super) mod tests {
     use crate::movegen::generate;
     use crate::notation::fen::parse_fen;
     use crate::position::Position;
-    use crate::variant::{English, Russian, Variant};
+    use crate::variant::{Brazilian, Czech, English, Italian, Pool, Russian, Spanish, Variant};
 
     /// A small deterministic generator (xorshift64*), so the test needs no dependency.
     struct Rng(u64);
@@ -426,6 +455,11 @@ pub(super) mod tests {
     fn fast_paths_match_the_generator_in_random_games() {
         random_games::<English>(Variant::English.start_fen(), 300, 1);
         random_games::<Russian>(Variant::Russian.start_fen(), 300, 2);
+        random_games::<Brazilian>(Variant::Brazilian.start_fen(), 100, 3);
+        random_games::<Pool>(Variant::Pool.start_fen(), 100, 4);
+        random_games::<Italian>(Variant::Italian.start_fen(), 100, 5);
+        random_games::<Spanish>(Variant::Spanish.start_fen(), 100, 6);
+        random_games::<Czech>(Variant::Czech.start_fen(), 100, 7);
     }
 
     #[test]
@@ -433,6 +467,11 @@ pub(super) mod tests {
         for (i, fen) in KING_FENS.iter().enumerate() {
             random_games::<English>(fen, 40, 10 + i as u64);
             random_games::<Russian>(fen, 40, 20 + i as u64);
+            random_games::<Brazilian>(fen, 15, 30 + i as u64);
+            random_games::<Pool>(fen, 15, 40 + i as u64);
+            random_games::<Italian>(fen, 15, 50 + i as u64);
+            random_games::<Spanish>(fen, 15, 60 + i as u64);
+            random_games::<Czech>(fen, 15, 70 + i as u64);
         }
     }
 }

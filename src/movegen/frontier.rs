@@ -255,7 +255,7 @@ mod tests {
     use crate::movegen::count::children;
     use crate::movegen::count::tests::random_positions;
     use crate::position::Position;
-    use crate::variant::{English, Russian, Variant};
+    use crate::variant::{Brazilian, Czech, English, Italian, Pool, Russian, Spanish, Variant};
 
     /// Checks `count_two_plies` against the leaf count of each child, in both conventions.
     fn check<R: Rules>(pos: &Position) {
@@ -278,6 +278,11 @@ mod tests {
     fn bulk_two_plies_match_the_leaf_counts_in_random_games() {
         random_positions::<English>(Variant::English.start_fen(), 300, 3, check::<English>);
         random_positions::<Russian>(Variant::Russian.start_fen(), 300, 4, check::<Russian>);
+        random_positions::<Brazilian>(Variant::Brazilian.start_fen(), 60, 5, check::<Brazilian>);
+        random_positions::<Pool>(Variant::Pool.start_fen(), 60, 6, check::<Pool>);
+        random_positions::<Italian>(Variant::Italian.start_fen(), 60, 7, check::<Italian>);
+        random_positions::<Spanish>(Variant::Spanish.start_fen(), 60, 8, check::<Spanish>);
+        random_positions::<Czech>(Variant::Czech.start_fen(), 60, 9, check::<Czech>);
     }
 
     #[test]
@@ -285,6 +290,9 @@ mod tests {
         for (i, fen) in crate::movegen::count::tests::KING_FENS.iter().enumerate() {
             random_positions::<English>(fen, 40, 30 + i as u64, check::<English>);
             random_positions::<Russian>(fen, 40, 40 + i as u64, check::<Russian>);
+            random_positions::<Brazilian>(fen, 10, 50 + i as u64, check::<Brazilian>);
+            random_positions::<Italian>(fen, 10, 60 + i as u64, check::<Italian>);
+            random_positions::<Spanish>(fen, 10, 70 + i as u64, check::<Spanish>);
         }
     }
 }

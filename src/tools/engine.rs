@@ -482,6 +482,15 @@ fn hub_arg(line: &str, key: &str) -> Option<String> {
     Some(rest.split_whitespace().next().unwrap_or("").to_string())
 }
 
+/// Square `n` of docs/RULES.md's frame as `variant` numbers it (mirrored for italian, spanish).
+fn numbered(variant: crate::variant::Variant, n: u32) -> u32 {
+    if variant.mirrored_numbering() {
+        crate::notation::mirror_number(n)
+    } else {
+        n
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -502,14 +511,5 @@ mod tests {
             hub_arg("info pv=\"1-2 3-4\" score=0.5", "pv").as_deref(),
             Some("1-2 3-4")
         );
-    }
-}
-
-/// Square `n` of docs/RULES.md's frame as `variant` numbers it (mirrored for italian, spanish).
-fn numbered(variant: crate::variant::Variant, n: u32) -> u32 {
-    if variant.mirrored_numbering() {
-        crate::notation::mirror_number(n)
-    } else {
-        n
     }
 }

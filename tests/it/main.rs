@@ -49,5 +49,6 @@ mod selfplay;
 #[cfg(feature = "cli")]
 mod skill;
 mod tactics;
+mod variant_rules;
 #[cfg(feature = "cli")]
 mod web_server;

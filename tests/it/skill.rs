@@ -2,7 +2,9 @@
 //! (never `go analyze`), a weak level plays moves other than the best on purpose, and Hub's
 //! `multipv` param reports every line tagged with its number.
 
-use crate::common::Engine;
+use crate::common;
+
+use common::Engine;
 
 fn hub(params: &[(&str, &str)]) -> Engine {
     let mut e = Engine::start(&["hub"]);
