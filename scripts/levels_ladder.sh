@@ -4,6 +4,7 @@
 # test: it takes minutes to hours with the defaults.
 #
 #   scripts/levels_ladder.sh [--games N] [--movetime MS] [--variant V] [--exe PATH] [--concurrency K]
+#                            [--margin MS]
 #
 # A level is set by sending `set-param name=skill value=<level>` ahead of the match's own Hub
 # dialogue (Hub takes set-param at any time), so the engine under test is the plain binary.
@@ -14,6 +15,9 @@ movetime=100
 variant=russian
 exe=target/release/crownhead
 concurrency=1
+# Overrun allowed past the move time before a forfeit: generous, since a loaded machine can hold
+# an engine off its core (the levels are bounded by depth and nodes, not by the clock).
+margin=1000
 while [ $# -gt 0 ]; do
     case "$1" in
         --games) games=$2; shift 2 ;;
@@ -21,6 +25,7 @@ while [ $# -gt 0 ]; do
         --variant) variant=$2; shift 2 ;;
         --exe) exe=$2; shift 2 ;;
         --concurrency) concurrency=$2; shift 2 ;;
+        --margin) margin=$2; shift 2 ;;
         *) echo "levels_ladder.sh: unknown argument $1" >&2; exit 2 ;;
     esac
 done
@@ -34,7 +39,8 @@ play() {
     local a=$1 b=$2
     echo "== $a v $b: $games games, $variant, ${movetime} ms a move"
     "$exe" match --hub --variant "$variant" --games "$games" --movetime "$movetime" \
-        --concurrency "$concurrency" --engine "$(engine "$a")" --engine "$(engine "$b")" 2>&1 | tail -3
+        --concurrency "$concurrency" --margin "$margin" --engine "$(engine "$a")" --engine "$(engine "$b")" 2>&1 |
+        grep -E "^(Score of|Elo difference|Faults|Endings)"
 }
 set -- $levels
 prev=""

@@ -33,7 +33,7 @@ fn color_name(color: Color) -> &'static str {
 fn notation_name(variant: Variant) -> &'static str {
     match default_style(variant) {
         SquareStyle::Algebraic => "algebraic",
-        SquareStyle::Numeric => "numeric",
+        SquareStyle::Numeric | SquareStyle::Mirrored => "numeric",
     }
 }
 

@@ -66,17 +66,27 @@ function status(text) {
   $('status').textContent = text;
 }
 
+/** A square as Hub writes it: the variant's own number where the variant numbers its squares
+ *  (mirrored for Italian and Spanish), else the PDN number. */
+function hubSquare(sq) {
+  return S.hubNames ? S.hubNames[sq] : sq;
+}
+
+function fromHubSquare(n) {
+  return S.hubNames ? S.hubNames.indexOf(n) : n;
+}
+
 /** Hub's text of a move: from-to, or fromxto then the captured squares ascending. */
 function hubText(m) {
-  const from = m.squares[0];
-  const to = m.squares[m.squares.length - 1];
+  const from = hubSquare(m.squares[0]);
+  const to = hubSquare(m.squares[m.squares.length - 1]);
   if (!m.captured.length) return `${from}-${to}`;
-  return [from, to, ...[...m.captured].sort((a, b) => a - b)].join('x');
+  return [from, to, ...m.captured.map(hubSquare).sort((a, b) => a - b)].join('x');
 }
 
 /** The legal move that a Hub move text names (same from, to and captured squares). */
 function fromHub(legal, text) {
-  const n = String(text).split(/[-x]/i).map(Number);
+  const n = String(text).split(/[-x]/i).map(Number).map(fromHubSquare);
   const caps = n.slice(2).sort((a, b) => a - b).join(',');
   return legal.find((m) => m.squares[0] === n[0] && m.squares[m.squares.length - 1] === n[1]
     && (n.length === 2 || [...m.captured].sort((a, b) => a - b).join(',') === caps));
@@ -87,7 +97,7 @@ function hubBoard(g) {
   const cells = Array(33).fill('e');
   for (const p of G.pieces(g)) {
     const c = p.color === 'white' ? 'w' : 'b';
-    cells[p.square] = p.king ? c.toUpperCase() : c;
+    cells[hubSquare(p.square)] = p.king ? c.toUpperCase() : c;
   }
   return (G.side(g) === 'white' ? 'W' : 'B') + cells.slice(1).join('');
 }
@@ -323,6 +333,11 @@ function newGame() {
 function setupGeometry() {
   const names = {};
   for (let s = 1; s <= 32; s++) names[s] = R.squareName(S.variant, s);
+  // Numbered variants write their own numbers in Hub too (a mirror of the PDN numbers for
+  // some); algebraic ones the PDN numbers.
+  const numbered = variantInfo().notation === 'numeric';
+  S.hubNames = numbered && Object.entries(names).some(([k, v]) => String(k) !== v)
+    ? [0, ...Array.from({ length: 32 }, (_, i) => Number(names[i + 1]))] : null;
   board.setGeometry(R.layout(S.variant), names, variantInfo().notation);
   $('movetext').placeholder = variantInfo().notation === 'numeric' ? 'e.g. 11-15' : 'e.g. c3-d4';
 }
