@@ -79,7 +79,7 @@ fn handshake(e: &mut Engine, variant: &str, frame: &str) {
         "{lines:?}"
     );
     assert!(lines
-        .contains(&"param name=variant value=russian type=enum values=\"russian english\"".into()));
+        .contains(&"param name=variant value=russian type=enum values=\"russian english brazilian pool italian spanish czech\"".into()));
     // pydraughts splits every argument on '=' into exactly key and value.
     for l in &lines[..lines.len() - 1] {
         for arg in l.split(' ').skip(1).filter(|a| a.contains('=')) {
@@ -127,7 +127,9 @@ fn self_play(variant: Variant, frame: &str) {
 
 #[test]
 fn whole_games_in_both_variants_and_frames() {
-    for variant in Variant::ALL {
+    // This test's frame map knows russian's and english's frames; the Hub games of brazilian
+    // and italian are scripts/hub_pydraughts.py's, against pydraughts itself.
+    for variant in [Variant::Russian, Variant::English] {
         for frame in ["consistent", "pydraughts06"] {
             self_play(variant, frame);
         }

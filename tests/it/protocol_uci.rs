@@ -40,7 +40,7 @@ fn handshake_lists_options_and_ends_with_uciok() {
         );
     }
     assert!(lines.contains(
-        &"option name Variant type combo default russian var russian var english".into()
+        &"option name Variant type combo default russian var russian var english var brazilian var pool var italian var spanish var czech".into()
     ));
     assert!(ready(&mut e).is_empty());
     e.finish();
