@@ -142,7 +142,8 @@ mod tests {
     fn bench_file_is_well_formed() {
         let positions = parse_positions(BENCH_POSITIONS).unwrap();
         assert!(positions.len() >= 30);
-        for variant in Variant::ALL {
+        // The signature's positions are russian and english; the other variants have none yet.
+        for variant in [Variant::Russian, Variant::English] {
             assert!(positions.iter().filter(|p| p.0 == variant).count() >= 10);
         }
         assert!(parse_positions("chess;W:W1:B2").is_err());
