@@ -49,6 +49,8 @@ mod search;
 mod selfplay;
 #[cfg(feature = "cli")]
 mod skill;
+#[allow(dead_code)] // not every build of the tests has a timed test
+mod slack;
 mod tactics;
 mod variant_rules;
 #[cfg(feature = "cli")]

@@ -2,7 +2,7 @@
 //! against the game history and inside the tree, counter rules, dead-drawn material), mate
 //! distances, reproducibility, multi-PV, threads, and limits kept.
 
-use crate::common::SLACK;
+use crate::slack::SLACK;
 use crownhead::{
     EvalChoice, Game, Limits, Score, SearchControl, SearchInfo, SearchOptions, SearchOutcome,
     Searcher, Variant,
