@@ -5,6 +5,7 @@
 //! browser, never to this process.
 
 use clap::Args;
+use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -198,12 +199,18 @@ pub fn run(args: WebArgs) -> Result<(), String> {
         .map_err(|e| format!("cannot listen on 127.0.0.1:{}: {e}", args.port))?;
     let port = server.server_addr().to_ip().map_or(args.port, |a| a.port());
     let url = format!("http://127.0.0.1:{port}/");
-    println!("Crownhead is at {url}");
-    println!(
+    // Written, not println!: a reader that has gone (`crownhead web | head -1`, a test that
+    // reads only the address) must not stop the server with a broken-pipe panic.
+    let mut out = std::io::stdout().lock();
+    let _ = writeln!(out, "Crownhead is at {url}");
+    let _ = writeln!(
+        out,
         "(serving {} and {}; Ctrl-C stops)",
         roots.page.display(),
         roots.dist.display()
     );
+    let _ = out.flush();
+    drop(out);
     if args.open {
         if let Err(e) = open_browser(&url) {
             eprintln!("crownhead: {e}; open {url} yourself");

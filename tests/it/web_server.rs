@@ -25,6 +25,8 @@ fn folder(name: &str, built: bool) -> PathBuf {
 struct Server {
     child: Child,
     port: u16,
+    /// Held open so the server's later lines have a reader, as a terminal would.
+    stdout: Option<BufReader<std::process::ChildStdout>>,
 }
 
 impl Drop for Server {
@@ -43,16 +45,19 @@ fn serve(dir: &Path) -> Server {
         .spawn()
         .expect("start crownhead web");
     let mut first = String::new();
-    BufReader::new(child.stdout.take().unwrap())
-        .read_line(&mut first)
-        .unwrap();
+    let mut stdout = BufReader::new(child.stdout.take().expect("piped stdout"));
+    stdout.read_line(&mut first).expect("the address line");
     let port = first
         .trim()
         .strip_prefix("Crownhead is at http://127.0.0.1:")
         .and_then(|r| r.strip_suffix('/'))
         .and_then(|p| p.parse().ok())
         .unwrap_or_else(|| panic!("no address in {first:?}"));
-    Server { child, port }
+    Server {
+        child,
+        port,
+        stdout: Some(stdout),
+    }
 }
 
 /// The status line, headers (lower-case names) and body of a GET.
@@ -137,5 +142,20 @@ fn without_the_built_engine_it_names_the_build_command() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("scripts/build_web.sh"), "{err}");
     assert_eq!(err.lines().count(), 1, "{err}");
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
+fn goes_on_serving_when_its_output_is_no_longer_read() {
+    // As `crownhead web | head -1` would: the address is read, then the pipe closes. Any line
+    // the server wrote after that (a request log on stdout, say) would end it with EPIPE.
+    let dir = folder("unread", true);
+    let mut server = serve(&dir);
+    drop(server.stdout.take());
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    let (status, _, body) = get(server.port, "/");
+    assert!(status.contains(" 200"), "{status}");
+    assert_eq!(body, b"<!doctype html><p>board");
+    drop(server);
     let _ = std::fs::remove_dir_all(dir);
 }
