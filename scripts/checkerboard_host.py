@@ -478,7 +478,7 @@ def check_bad_input(lib: Library, r: Report) -> None:
             "; ".join(bad))
     print("     e.g. " + lib.getmove(cases[7][1], 2, 0.01).status, flush=True)
     commands = ["", "fly", "set hashsize", "set hashsize -5", "set hashsize 99999999999",
-                "set gametype 22", "set gametype chess", "get movelist W:W99:B1",
+                "set gametype 99", "set gametype chess", "get movelist W:W99:B1",
                 "get movelist nonsense", "set gamehist nonsense", "set gamehist B:W21-32:B1-12 1-2",
                 "set book 3", "set dbpath /no/such/dir", "get wings", "x" * 5000,
                 b"\xff\xfe set \x01 hashsize", "set searchthreads 0"]
