@@ -261,6 +261,12 @@ def self_play(driver, native: str, variant: str, move_ms: int, max_plies: int) -
         e.send('hub'); e.send(`set-param name=variant value=${variant}`); e.send('init');
         await e.prefix('ready');
         const start = game.fen();
+        // Hub numbers squares as the variant does where it writes numbers (mirrored for
+        // Italian and Spanish), else as PDN; the rules API's squares are PDN numbers.
+        const hubNumber = (sq) => {
+          const name = rules.squareName(variant, sq);
+          return /^[0-9]+$/.test(name) ? Number(name) : sq;
+        };
         const hub = [];
         const played = [];
         while (!JSON.parse(game.result()).over && played.length < maxPlies) {
@@ -272,10 +278,11 @@ def self_play(driver, native: str, variant: str, move_ms: int, max_plies: int) -
           const move = /move=(\\S+)/.exec(done.line)[1];
           // Hub writes from x to x captured...; find the legal move it names.
           const nums = move.split(/[-xX]/).map(Number);
+          const sorted = (list) => JSON.stringify([...list].sort((a, b) => a - b));
           const match = JSON.parse(game.legalMoves()).filter((m) =>
-            m.squares[0] === nums[0] && m.squares[m.squares.length - 1] === nums[1] &&
-            (nums.length === 2 || JSON.stringify([...m.captured].sort((a, b) => a - b)) ===
-               JSON.stringify(nums.slice(2).sort((a, b) => a - b))));
+            hubNumber(m.squares[0]) === nums[0] &&
+            hubNumber(m.squares[m.squares.length - 1]) === nums[1] &&
+            (nums.length === 2 || sorted(m.captured.map(hubNumber)) === sorted(nums.slice(2))));
           if (match.length === 0) return { error: `no legal move matches ${move} in ${fen}`, played };
           played.push({ fen, text: match[0].text, hub: move });
           game.play(match[0].text);
@@ -288,7 +295,8 @@ def self_play(driver, native: str, variant: str, move_ms: int, max_plies: int) -
         check(False, f"{variant} self-play: {r['error']}")
         return
     played = r["played"]
-    style = ["--algebraic"] if variant == "russian" else []
+    # The rules API writes each variant as its players do (c3-d4 or 22-18); ask native alike.
+    style = ["--algebraic"] if played and played[0]["text"][0].isalpha() else []
     out = subprocess.run([native, "moves", "--variant", variant] + style,
                          input="".join(p["fen"] + "\n" for p in played), capture_output=True,
                          text=True, check=True).stdout.splitlines()
@@ -330,7 +338,21 @@ def lidraughts(driver) -> None:
           "done follows the info lines, with the last pv's move")
 
 
-def rules_api(driver) -> None:
+def native_variants(native: str) -> list[str]:
+    """The variants the native engine plays, in its order, from its Hub `variant` param."""
+    n = NativeHub(native)
+    n.send("hub")
+    _, lines = n.until("wait")
+    n.close()
+    param = next((line for line in lines if line.startswith("param name=variant ")), "")
+    m = re.search(r'values="([^"]*)"', param)
+    return m.group(1).split() if m else []
+
+
+ROUND_TRIP_FEN = "B:W18,21,K29:B1,5,K14"
+
+
+def rules_api(driver, native: str) -> None:
     r = browser.call(driver, """
         await window.rulesReady;
         const out = {};
@@ -354,11 +376,18 @@ def rules_api(driver) -> None:
         out.pdn = c.pdn(JSON.stringify({ White: 'A "quoted" name', Event: 'test' }));
         out.parsed = JSON.parse(rules.parsePdn(out.pdn + '\\n[GameType "25"]\\n1. c3-d4 c3-d4 *\\n'));
         out.classes = [10, 30, 60, 130].map((loss) => rules.classify('russian', 30, 30 - loss));
+        // A lopsided position read and written back in every variant (the mirrored numberings
+        // must not mirror it on the way).
+        out.roundTrip = JSON.parse(rules.variants()).map((v) =>
+          [v.name, new rules.Game(v.name, arguments[0]).fen()]);
         return out;
-    """)
+    """, ROUND_TRIP_FEN)
     names = [v["name"] for v in r["variants"]]
-    check(names == ["russian", "english"] and r["variants"][0]["gameType"] == 25,
-          f"variants(): {names}")
+    wrong = [(v, fen) for v, fen in r["roundTrip"] if fen != ROUND_TRIP_FEN]
+    check(not wrong, f"Game(variant, fen).fen() gives the FEN back in every variant {wrong[:2]}")
+    expected = native_variants(native)
+    check(names == expected and r["variants"][0]["gameType"] == 25,
+          f"variants(): {names}, native Hub: {expected}")
     sq1 = [s for s in r["layout"] if s["square"] == 1]
     check(len(r["layout"]) == 32 and sq1 == [{"square": 1, "row": 0, "col": 1}],
           f"layout(): 32 squares, square 1 at row 0 col 1 ({sq1})")
@@ -433,14 +462,14 @@ def main() -> int:
         depth = 13 if args.full else 11
         checks = [
             ("handshake", lambda d: handshake(d, args.native)),
-            ("rules", rules_api),
+            ("rules", lambda d: rules_api(d, args.native)),
             ("fixed-depth", lambda d: [fixed_depth(d, args.native, v, depth, 4 if args.full else 2)
                                        for v in ["russian", "english"]]),
             ("bench", lambda d: bench(d, args.native, 13 if args.full else 11, 16, 5 if args.full else 3)),
             ("stop", lambda d: [stop_latency(d, v, 20) for v in ["russian", "english"]]),
             ("bad-input", lambda d: bad_input(d, args.native)),
             ("self-play", lambda d: [self_play(d, args.native, v, 5, 400)
-                                     for v in ["russian", "english"]]),
+                                     for v in native_variants(args.native)]),
             ("lidraughts", lidraughts),
         ]
         with browser.serve(site, isolated=True) as base, browser.chromium() as driver:

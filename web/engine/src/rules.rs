@@ -158,9 +158,10 @@ impl Game {
         Ok(Game { game })
     }
 
-    /// The current position as PDN FEN.
+    /// The current position as PDN FEN, in the variant's numbering (mirrored for Italian and
+    /// Spanish), as `new Game(variant, fen)` reads it back.
     pub fn fen(&self) -> String {
-        crownhead::to_fen(self.game.position())
+        crownhead::notation::fen::to_fen_in(self.game.variant(), self.game.position())
     }
 
     /// The variant's name.
