@@ -1,14 +1,19 @@
-//! The user-facing tools built on the engine: `analyze` (annotate games), `match` (engine
-//! against engine), `play` (a person against the engine), `web` (the browser page's server) and the opening sets they share. Each
-//! subcommand's clap arguments live beside its code; `main.rs` only dispatches. Only with the
-//! default `cli` feature.
+//! The command line's subcommands, each with its clap arguments beside its code (`main.rs` only
+//! dispatches): `perft`, `bench`, `moves` and `evaluate` (`fen_lines`), `egtb`, `analyze`
+//! (annotate games), `match` (engine against engine), `play` (a person against the engine),
+//! `selfplay`, `web` (the browser page's server), and what they share: the ranges of their
+//! numeric flags (`args`) and the opening sets. Only with the default `cli` feature.
 
 pub mod analyze;
 pub mod args;
+pub mod bench;
+pub mod egtb;
 pub mod engine;
+pub mod fen_lines;
 pub mod match_game;
 pub mod matches;
 pub mod openings;
+pub mod perft;
 pub mod play;
 pub mod selfplay;
 pub mod stats;
