@@ -48,8 +48,9 @@ enum Command {
 
 /// The command-line tools end quietly when their reader goes away (`crownhead bench | head`), as
 /// Unix tools do, instead of panicking on the failed write: Rust ignores SIGPIPE unless told.
-/// The protocol loop and `match` (which talks to engines over pipes) keep ignoring it and
-/// handle the write error instead.
+/// The protocol loop, `match` (which talks to engines over pipes) and `web` (a server that
+/// must outlive the reader of its address line) keep ignoring it and handle the write error
+/// instead.
 fn quiet_on_closed_pipe() {
     #[cfg(unix)]
     // SAFETY: restoring the default action of one signal, before any thread is started.
@@ -97,8 +98,12 @@ fn main() -> ExitCode {
             }
         }
     }
-    // Not for `match`: it writes to engines over pipes and must see their end as an error.
-    if !matches!(cli.command, Some(Command::Match(_)) | None) {
+    // Not for `match`, which writes to engines over pipes and must see their end as an error,
+    // nor for `web`, which serves on after its output is closed (`crownhead web | head -1`).
+    if !matches!(
+        cli.command,
+        Some(Command::Match(_) | Command::Web(_)) | None
+    ) {
         quiet_on_closed_pipe();
     }
     let result = match cli.command {
