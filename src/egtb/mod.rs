@@ -17,21 +17,22 @@
 //! to look up or insert an `Arc`; a loaded `Table` is immutable and read without a lock, and a
 //! probe returns a copy of the value.
 
-pub mod build;
+mod build;
 mod error;
 mod file;
-pub mod index;
+mod index;
 pub mod material;
 pub mod plan;
 mod prober;
 mod retro;
 
-pub use build::{build, BuildOptions, BuildReport};
+pub use build::{build, BuildOptions, BuildReport, MAX_PIECES};
 pub use error::{EgtbError, FileProblem};
-pub use file::{path as slice_path, Table, VERSION};
+pub use file::Table;
 pub use index::Indexer;
 pub use material::Material;
-pub use prober::{pieces_on_disk, Databases, Prober};
+pub use prober::Databases;
+pub(crate) use prober::{pieces_on_disk, Prober};
 
 use crate::bitboard::Color;
 use crate::moves::Move;

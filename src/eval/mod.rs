@@ -5,7 +5,7 @@
 //! whole or by part.
 
 mod choice;
-pub mod handwritten;
+pub(crate) mod handwritten;
 
 pub use choice::EvalChoice;
 

@@ -113,7 +113,7 @@ pub fn run(args: EgtbArgs) -> Result<(), String> {
         } => build(&db, pieces, threads, material, only),
         EgtbCommand::Plan { pieces, json } => plan(pieces, json),
         EgtbCommand::Stats { db, pieces } => {
-            pieces_in(pieces, egtb::build::MAX_PIECES)?;
+            pieces_in(pieces, egtb::MAX_PIECES)?;
             let base = egtb::Tablebase::new(&db.dir()?, db.variant);
             for line in base.stats(pieces).map_err(|e| e.to_string())? {
                 println!("{line}");
@@ -142,7 +142,7 @@ fn build(
     material: Option<Material>,
     only: bool,
 ) -> Result<(), String> {
-    pieces_in(pieces, egtb::build::MAX_PIECES)?;
+    pieces_in(pieces, egtb::MAX_PIECES)?;
     let opts = egtb::BuildOptions {
         dir: db.dir()?,
         variant: db.variant,

@@ -2,7 +2,7 @@
 //! each with one line of its own (the legal moves; the static evaluation), or an error line for
 //! that FEN alone.
 
-use crate::eval::handwritten;
+use crate::eval::{self, EvalChoice};
 use crate::learned::{Learned, Weights};
 use crate::movegen::Counting;
 use crate::notation::fen::parse_fen_in;
@@ -72,7 +72,7 @@ pub fn evaluate(args: EvaluateArgs) -> Result<(), String> {
     let variant = args.variant;
     let Some(path) = args.weights else {
         return each_fen_line(variant, |pos| {
-            handwritten::evaluate(variant, pos).to_string()
+            eval::evaluate(variant, pos, EvalChoice::HandWritten).to_string()
         });
     };
     let bytes = std::fs::read(&path).map_err(|e| format!("cannot read {path}: {e}"))?;
