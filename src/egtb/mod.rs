@@ -30,7 +30,7 @@ pub use build::{build, BuildOptions, BuildReport, MAX_PIECES};
 pub use error::{EgtbError, FileProblem};
 pub use file::Table;
 pub use index::Indexer;
-pub use material::Material;
+pub use material::{Material, MaterialError};
 pub use prober::Databases;
 pub(crate) use prober::{pieces_on_disk, Prober};
 

@@ -7,7 +7,7 @@
 mod choice;
 pub(crate) mod handwritten;
 
-pub use choice::EvalChoice;
+pub use choice::{EvalChoice, UnknownEvalChoice};
 
 use crate::position::Position;
 use crate::variant::Variant;

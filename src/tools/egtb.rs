@@ -30,7 +30,7 @@ enum EgtbCommand {
         threads: Option<usize>,
         /// Only this material (wm,wk,bm,bk, White to move, e.g. 0,3,0,2), its mirror and the
         /// slices its moves lead to.
-        #[arg(long, value_parser = parse_material)]
+        #[arg(long)]
         material: Option<Material>,
         /// With --material: build its pair alone; the slices its moves lead to must be built
         /// already (one task of a cluster build, docs/CLUSTER.md).
@@ -85,11 +85,6 @@ impl DatabaseArgs {
             None => egtb::default_dir().map_err(|e| e.to_string()),
         }
     }
-}
-
-/// `--material`'s parser (clap prints the error).
-fn parse_material(text: &str) -> Result<Material, String> {
-    text.parse()
 }
 
 /// Refuses a piece count outside 2 to `max`.
