@@ -166,6 +166,38 @@ impl Lookup {
 }
 
 /// The databases of one variant in one directory, loaded slice by slice on demand.
+///
+/// ```
+/// use crownhead::egtb::{self, BuildOptions, EgtbError, Tablebase, Value};
+/// use crownhead::{full_text, parse_fen, SquareStyle, Variant};
+///
+/// // The 2-piece English databases, built in a moment into a directory of their own.
+/// let dir = std::env::temp_dir().join(format!("crownhead-doc-egtb-{}", std::process::id()));
+/// let options = BuildOptions {
+///     dir: dir.clone(),
+///     variant: Variant::English,
+///     pieces: 2,
+///     only: None,
+///     exact: false,
+/// };
+/// egtb::build(&options, &mut |_progress| {}).expect("built");
+///
+/// let base = Tablebase::new(&dir, Variant::English);
+/// // Black to move takes White's last piece: a win at once.
+/// let pos = parse_fen("B:WK18:BK15").expect("a valid FEN");
+/// let (probe, best) = base.best_moves(&pos).expect("2 pieces are built");
+/// assert_eq!((probe.value, probe.distance), (Value::Win, 1));
+/// let best: Vec<String> = best.iter().map(|m| full_text(m, SquareStyle::Numeric)).collect();
+/// assert_eq!(best, ["15x22"]);
+///
+/// // A position with more pieces than were built: the missing file is named.
+/// let three = parse_fen("W:WK1,K2:BK32").expect("a valid FEN");
+/// match base.probe(&three) {
+///     Err(EgtbError::Missing { path }) => assert!(path.starts_with(&dir)),
+///     other => panic!("expected a missing slice, got {other:?}"),
+/// }
+/// # std::fs::remove_dir_all(&dir).ok();
+/// ```
 pub struct Tablebase {
     dir: PathBuf,
     variant: Variant,
