@@ -95,7 +95,7 @@ impl Iterator for BitIter {
 /// still steps in one instruction, without a branch.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[repr(u32)]
-pub enum Dir {
+pub(crate) enum Dir {
     /// Towards rank 8 and the a-file: `>> 5`.
     UpLeft = 59,
     /// Towards rank 8 and the h-file: `>> 4`.
@@ -157,9 +157,7 @@ impl Dir {
 /// The side to move as a type, so that the hot paths of move generation and perft are compiled
 /// once per colour and every step is a shift by a constant. `Other` is the opponent: a walk down
 /// the tree alternates between the two implementations.
-pub trait Side: Copy + Default + Send + Sync + 'static {
-    /// The colour this type stands for.
-    const COLOR: Color;
+pub(crate) trait Side: Copy + Default + Send + Sync + 'static {
     /// The directions in which this side's men move.
     const FORWARD: [Dir; 2];
     /// The row on which this side's men are crowned.
@@ -170,21 +168,19 @@ pub trait Side: Copy + Default + Send + Sync + 'static {
 
 /// White to move, as a type (see `Side`).
 #[derive(Clone, Copy, Debug, Default)]
-pub struct WhiteSide;
+pub(crate) struct WhiteSide;
 
 /// Black to move, as a type (see `Side`).
 #[derive(Clone, Copy, Debug, Default)]
-pub struct BlackSide;
+pub(crate) struct BlackSide;
 
 impl Side for WhiteSide {
-    const COLOR: Color = Color::White;
     const FORWARD: [Dir; 2] = Color::White.forward();
     const CROWN: Bitboard = ROW_8;
     type Other = BlackSide;
 }
 
 impl Side for BlackSide {
-    const COLOR: Color = Color::Black;
     const FORWARD: [Dir; 2] = Color::Black.forward();
     const CROWN: Bitboard = ROW_1;
     type Other = WhiteSide;
@@ -192,7 +188,6 @@ impl Side for BlackSide {
 
 /// Runs `$body` with `$s` bound to the `Side` type of the colour `$color`: where a run-time side
 /// to move becomes a compile-time one.
-#[macro_export]
 macro_rules! with_side {
     ($color:expr, $s:ident => $body:expr) => {
         match $color {
@@ -207,6 +202,7 @@ macro_rules! with_side {
         }
     };
 }
+pub(crate) use with_side;
 
 /// The two sides. White starts on squares 21-32 and its men move up, towards square 1.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -229,7 +225,7 @@ impl Color {
 
     /// The directions in which this side's men move.
     #[inline(always)]
-    pub const fn forward(self) -> [Dir; 2] {
+    pub(crate) const fn forward(self) -> [Dir; 2] {
         match self {
             Color::White => [Dir::UpLeft, Dir::UpRight],
             Color::Black => [Dir::DownLeft, Dir::DownRight],

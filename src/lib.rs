@@ -11,12 +11,12 @@ pub mod eval;
 pub mod game;
 pub mod judge;
 pub mod learned;
-pub mod movegen;
+pub(crate) mod movegen;
 pub mod moves;
 pub mod notation;
 pub mod pdn;
 pub mod perft;
-pub mod platform;
+pub(crate) mod platform;
 pub mod position;
 pub mod protocol;
 pub mod search;
@@ -24,11 +24,13 @@ pub mod selfplay;
 // The tools carry clap's argument types: only with the default `cli` feature.
 #[cfg(feature = "cli")]
 pub mod tools;
-pub mod tt;
+pub(crate) mod tt;
 pub mod variant;
-pub mod zobrist;
+pub(crate) mod zobrist;
 
 pub use bitboard::{Bitboard, Color, Square};
+// The move generator's run-time side to move made a type; not for users.
+pub(crate) use bitboard::with_side;
 pub use eval::{evaluate, explain, EvalChoice};
 pub use game::{EndReason, Game, GameResult, Outcome};
 pub use movegen::Counting;

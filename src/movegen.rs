@@ -243,9 +243,10 @@ pub(crate) fn can_capture<R: Rules, S: Side>(b: &Board) -> bool {
         || (b.us & b.kings != 0 && kings_can_capture::<R>(b.us & b.kings, b.them, empty))
 }
 
-/// The number of legal moves, without building them: the leaf count of perft.
-#[inline]
-pub fn count_moves<R: Rules>(pos: &Position, counting: Counting) -> u64 {
+/// The number of legal moves, without building them: the leaf count of perft (perft itself goes
+/// through `count_leaf`; the tests check the two agree).
+#[cfg(test)]
+fn count_moves<R: Rules>(pos: &Position, counting: Counting) -> u64 {
     let b = Board::of(pos);
     // Only multi-jump sequences need a buffer, and it grows on first use only.
     let mut boards = Vec::new();

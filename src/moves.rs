@@ -155,7 +155,7 @@ impl Move {
 
 /// Removes moves that have the same effect as an earlier one, keeping the first path of each.
 /// Lists are short, so a quadratic pass beats hashing.
-pub fn dedup_same_effect(moves: &mut Vec<Move>) {
+pub(crate) fn dedup_same_effect(moves: &mut Vec<Move>) {
     dedup_same_effect_from(moves, 0);
 }
 

@@ -109,7 +109,7 @@ impl Position {
     }
 
     /// The key computed from scratch; `key()` must always equal it.
-    pub fn compute_key(&self) -> u64 {
+    pub(crate) fn compute_key(&self) -> u64 {
         let mut key = if self.side == Color::Black {
             zobrist::BLACK_TO_MOVE
         } else {

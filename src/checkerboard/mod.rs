@@ -11,20 +11,19 @@
 //! `protocol::Engine`, the game history, `getmove` and the answer to each command) and `ffi`
 //! (the exported functions).
 
-pub mod answers;
-pub mod cbmove;
-pub mod cbuf;
-pub mod command;
-pub mod ffi;
+mod answers;
+mod cbmove;
+mod cbuf;
+mod command;
+mod ffi;
 pub mod frame;
-pub mod session;
-pub mod status;
-pub mod timing;
+mod session;
+mod status;
+mod timing;
 
 pub use cbmove::{CBmove, Coor};
 pub use ffi::{enginecommand, getmove, islegal};
 pub use frame::{Board8x8, CB_BLACK, CB_FREE, CB_KING, CB_MAN, CB_WHITE};
-pub use session::Session;
 
 use std::ffi::c_int;
 

@@ -86,22 +86,36 @@ impl Material {
     }
 }
 
+/// Text that is not a material `wm,wk,bm,bk` (four counts, at most 12 pieces and 8 men a side).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MaterialError(pub String);
+
+impl fmt::Display for MaterialError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "bad material '{}' (expected wm,wk,bm,bk, e.g. 0,3,0,2)",
+            self.0
+        )
+    }
+}
+
+impl std::error::Error for MaterialError {}
+
 impl std::str::FromStr for Material {
-    type Err = String;
+    type Err = MaterialError;
 
     /// `wm,wk,bm,bk`, e.g. `0,3,0,2` (White three kings, Black two kings).
-    fn from_str(text: &str) -> Result<Material, String> {
-        let bad = || format!("bad material '{text}' (expected wm,wk,bm,bk, e.g. 0,3,0,2)");
+    fn from_str(text: &str) -> Result<Material, MaterialError> {
+        let bad = || MaterialError(text.to_string());
         let n: Vec<u8> = text
             .split(',')
             .map(|p| p.trim().parse::<u8>().map_err(|_| bad()))
             .collect::<Result<_, _>>()?;
+        // Saturating: counts near 255 must be refused, not overflow.
+        let fits = |men: u8, kings: u8| men <= 8 && men.saturating_add(kings) <= MAX_OF_A_KIND;
         match n[..] {
-            [wm, wk, bm, bk]
-                if wm + wk <= MAX_OF_A_KIND && bm + bk <= MAX_OF_A_KIND && wm <= 8 && bm <= 8 =>
-            {
-                Ok(Material::new(wm, wk, bm, bk))
-            }
+            [wm, wk, bm, bk] if fits(wm, wk) && fits(bm, bk) => Ok(Material::new(wm, wk, bm, bk)),
             _ => Err(bad()),
         }
     }
@@ -174,6 +188,25 @@ pub fn build_order(max_pieces: u32) -> Vec<Vec<Material>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn text_reads_back_and_bad_text_is_refused_by_name() {
+        assert_eq!("0,3,0,2".parse(), Ok(Material::new(0, 3, 0, 2)));
+        assert_eq!(" 8, 4 ,8,4".parse(), Ok(Material::new(8, 4, 8, 4)));
+        for bad in [
+            "9,0,0,1",
+            "0,13,0,1",
+            "8,5,0,1",
+            "200,200,0,1",
+            "1,1,1",
+            "1,1,1,1,1",
+            "",
+        ] {
+            let err = bad.parse::<Material>().unwrap_err();
+            assert_eq!(err, MaterialError(bad.to_string()));
+            assert!(err.to_string().contains(&format!("'{bad}'")), "{err}");
+        }
+    }
 
     #[test]
     fn pairs_cover_every_material_once_after_their_dependencies() {

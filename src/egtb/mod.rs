@@ -17,21 +17,22 @@
 //! to look up or insert an `Arc`; a loaded `Table` is immutable and read without a lock, and a
 //! probe returns a copy of the value.
 
-pub mod build;
+mod build;
 mod error;
 mod file;
-pub mod index;
+mod index;
 pub mod material;
 pub mod plan;
 mod prober;
 mod retro;
 
-pub use build::{build, BuildOptions, BuildReport};
+pub use build::{build, BuildOptions, BuildReport, MAX_PIECES};
 pub use error::{EgtbError, FileProblem};
-pub use file::{path as slice_path, Table, VERSION};
+pub use file::Table;
 pub use index::Indexer;
-pub use material::Material;
-pub use prober::{pieces_on_disk, Databases, Prober};
+pub use material::{Material, MaterialError};
+pub use prober::Databases;
+pub(crate) use prober::{pieces_on_disk, Prober};
 
 use crate::bitboard::Color;
 use crate::moves::Move;
@@ -165,6 +166,38 @@ impl Lookup {
 }
 
 /// The databases of one variant in one directory, loaded slice by slice on demand.
+///
+/// ```
+/// use crownhead::egtb::{self, BuildOptions, EgtbError, Tablebase, Value};
+/// use crownhead::{full_text, parse_fen, SquareStyle, Variant};
+///
+/// // The 2-piece English databases, built in a moment into a directory of their own.
+/// let dir = std::env::temp_dir().join(format!("crownhead-doc-egtb-{}", std::process::id()));
+/// let options = BuildOptions {
+///     dir: dir.clone(),
+///     variant: Variant::English,
+///     pieces: 2,
+///     only: None,
+///     exact: false,
+/// };
+/// egtb::build(&options, &mut |_progress| {}).expect("built");
+///
+/// let base = Tablebase::new(&dir, Variant::English);
+/// // Black to move takes White's last piece: a win at once.
+/// let pos = parse_fen("B:WK18:BK15").expect("a valid FEN");
+/// let (probe, best) = base.best_moves(&pos).expect("2 pieces are built");
+/// assert_eq!((probe.value, probe.distance), (Value::Win, 1));
+/// let best: Vec<String> = best.iter().map(|m| full_text(m, SquareStyle::Numeric)).collect();
+/// assert_eq!(best, ["15x22"]);
+///
+/// // A position with more pieces than were built: the missing file is named.
+/// let three = parse_fen("W:WK1,K2:BK32").expect("a valid FEN");
+/// match base.probe(&three) {
+///     Err(EgtbError::Missing { path }) => assert!(path.starts_with(&dir)),
+///     other => panic!("expected a missing slice, got {other:?}"),
+/// }
+/// # std::fs::remove_dir_all(&dir).ok();
+/// ```
 pub struct Tablebase {
     dir: PathBuf,
     variant: Variant,

@@ -51,16 +51,30 @@ impl fmt::Display for EvalChoice {
     }
 }
 
+/// A word that names no evaluation (see `EvalChoice::NAMES`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct UnknownEvalChoice(pub String);
+
+impl fmt::Display for UnknownEvalChoice {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "unknown evaluation '{}' (expected auto, learned or handwritten)",
+            self.0
+        )
+    }
+}
+
+impl std::error::Error for UnknownEvalChoice {}
+
 impl FromStr for EvalChoice {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Self, String> {
+    type Err = UnknownEvalChoice;
+    fn from_str(s: &str) -> Result<Self, UnknownEvalChoice> {
         match s.to_ascii_lowercase().as_str() {
             "auto" => Ok(EvalChoice::Auto),
             "learned" => Ok(EvalChoice::Learned),
             "handwritten" | "hand-written" => Ok(EvalChoice::HandWritten),
-            _ => Err(format!(
-                "unknown evaluation '{s}' (expected auto, learned or handwritten)"
-            )),
+            _ => Err(UnknownEvalChoice(s.to_string())),
         }
     }
 }
@@ -74,7 +88,14 @@ mod tests {
         for name in EvalChoice::NAMES {
             assert_eq!(name.parse::<EvalChoice>().map(|c| c.name()), Ok(name));
         }
-        assert!("neural".parse::<EvalChoice>().is_err());
+        assert_eq!(
+            "neural".parse::<EvalChoice>(),
+            Err(UnknownEvalChoice("neural".to_string()))
+        );
+        assert_eq!(
+            UnknownEvalChoice("neural".to_string()).to_string(),
+            "unknown evaluation 'neural' (expected auto, learned or handwritten)"
+        );
     }
 
     #[test]

@@ -5,9 +5,9 @@
 //! whole or by part.
 
 mod choice;
-pub mod handwritten;
+pub(crate) mod handwritten;
 
-pub use choice::EvalChoice;
+pub use choice::{EvalChoice, UnknownEvalChoice};
 
 use crate::position::Position;
 use crate::variant::Variant;
@@ -15,6 +15,24 @@ use crate::variant::Variant;
 /// The static evaluation of `pos` under `variant` that a search with `choice` plays, from the
 /// side to move's view, in centi-men: the variant's embedded network, or the hand-written
 /// evaluation.
+///
+/// ```
+/// use crownhead::{evaluate, explain, parse_fen, Color, EvalChoice, Variant};
+///
+/// // White, to move, is a man up.
+/// let pos = parse_fen("W:W18,21,22:B3,6").expect("a valid FEN");
+/// let hand = evaluate(Variant::English, &pos, EvalChoice::HandWritten);
+/// assert!(hand > 0, "{hand}");
+/// // The side to move's view: with Black to move the same board scores the other way.
+/// let black = pos.with_side(Color::Black);
+/// assert!(evaluate(Variant::English, &black, EvalChoice::HandWritten) < 0);
+///
+/// // What a search plays by default (`Auto`: the variant's network, where it has one), and the
+/// // same value by part.
+/// let played = evaluate(Variant::English, &pos, EvalChoice::Auto);
+/// let parts = explain(Variant::English, &pos, EvalChoice::Auto);
+/// assert_eq!(parts.iter().map(|(_, v)| v).sum::<i32>(), played);
+/// ```
 pub fn evaluate(variant: Variant, pos: &Position, choice: EvalChoice) -> i32 {
     match choice.learned(variant) {
         None => handwritten::evaluate(variant, pos),

@@ -3,8 +3,8 @@
 //! `view` is the side to move's view of a position that the model reads; `network` computes
 //! the evaluation; `library` holds the weights the engine plays with (embedded in the binary).
 
-pub mod library;
-pub mod network;
+mod library;
+mod network;
 mod view;
 pub mod weights;
 
@@ -14,7 +14,7 @@ pub use weights::{Base, Weights, WeightsError};
 
 use crate::position::Position;
 use crate::variant::Rules;
-pub use network::Accumulators;
+pub(crate) use network::Accumulators;
 use network::Network;
 
 /// A weights file made ready for play: the weights, and the same weights in the form the
@@ -83,7 +83,7 @@ impl Learned {
     /// `evaluate_for`, with the network's first layer updated from `recent` (a search's
     /// thread keeps one): the same value, sooner.
     #[inline]
-    pub fn evaluate_with<R: Rules>(
+    pub(crate) fn evaluate_with<R: Rules>(
         &self,
         pos: &Position,
         recent: Option<&mut Accumulators>,

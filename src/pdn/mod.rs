@@ -3,6 +3,39 @@
 //! results) and writing them back. Reading is tolerant of real files (see `lexer`), and every
 //! move is checked by `Game`, so an illegal move gives a `PdnError` naming the game, the move
 //! number and the text instead of a wrong game.
+//!
+//! ```
+//! use crownhead::pdn::{decode, parse_pdn, read_games};
+//! use crownhead::{GameResult, Variant};
+//!
+//! let text = r#"[Event "Club night"]
+//! [White "Ann"]
+//! [Black "Bob"]
+//! [GameType "21"]
+//! 1. 11-15 23-19 2. 8-11 {a solid reply} 22-17 1-0
+//!
+//! [Event "Club night"]
+//! [GameType "21"]
+//! 1. 11-15 23-19 2. 15-24 *
+//! "#;
+//! // Files are bytes: UTF-8, or Latin-1 from older Windows programs.
+//! let text = decode(text.as_bytes());
+//!
+//! // Each game on its own: the first is read, the second's illegal move is refused by name.
+//! let read = parse_pdn(&text, None);
+//! let first = read.games[0].as_ref().expect("a legal game");
+//! assert_eq!(first.tag("White"), Some("Ann"));
+//! assert_eq!(first.game.variant(), Variant::English);
+//! assert_eq!(first.game.moves().len(), 4);
+//! assert_eq!(first.comments[2].as_deref(), Some("a solid reply"));
+//! assert_eq!(first.result, Some(GameResult::WhiteWins));
+//! let refused = read.games[1].as_ref().unwrap_err();
+//! assert_eq!(refused.game, 2);
+//! assert!(refused.to_string().contains("15-24"), "{refused}");
+//!
+//! // Or all or nothing: the first bad game stops the reading.
+//! assert!(read_games(&text, None).is_err());
+//! ```
 
 mod lexer;
 mod write;

@@ -8,9 +8,9 @@
 //! search thread's `info` lines and the reader's answers never interleave mid-line.
 
 pub mod engine;
-pub mod hub;
+mod hub;
 pub mod options;
-pub mod uci;
+mod uci;
 
 use crate::notation::fen::FenError;
 use crate::notation::move_text::MoveError;

@@ -20,6 +20,7 @@
 
 use super::{format_score, read_text};
 use crate::game::{EndReason, Game, GameResult};
+use crate::judge::classify;
 use crate::moves::Move;
 use crate::notation::move_text::{default_style, short_text};
 use crate::pdn::{move_number, parse_pdn, write_games, PdnGame};
@@ -29,8 +30,6 @@ use clap::Args;
 use std::collections::BTreeMap;
 use std::io::Write;
 use std::time::{Duration, Instant};
-
-pub use crate::judge::{classify, BLUNDER, INACCURACY, MISTAKE};
 
 /// The arguments of `crownhead analyze`.
 #[derive(Args, Debug, Clone)]
@@ -128,7 +127,7 @@ fn json_score(s: Score) -> String {
 }
 
 /// A JSON string literal.
-pub fn json_str(text: &str) -> String {
+pub(crate) fn json_str(text: &str) -> String {
     let mut out = String::from("\"");
     for c in text.chars() {
         match c {

@@ -2,7 +2,7 @@
 //! honour (a depth past `MAX_DEPTH`, zero games, a move time of 0) is refused with its range in
 //! the message and a non-zero exit, instead of being clamped into something else in silence.
 //! Ranges shared with the protocols come from the same place as theirs: the depth from
-//! `MAX_DEPTH`, multi-PV and threads from the options table.
+//! `MAX_DEPTH`, multi-PV, threads and the hash size from the options table.
 
 use crate::protocol::options;
 use crate::search::MAX_DEPTH;
@@ -50,7 +50,7 @@ fn option_range(name: &str) -> (u64, u64) {
             u64::try_from(min).unwrap_or(0),
             u64::try_from(max).unwrap_or(0),
         ),
-        // The table declares both options used here; the unit test below keeps it so.
+        // The table declares every option used here; the unit test below keeps it so.
         _ => {
             debug_assert!(false, "no spin option {name}");
             (1, 1)
@@ -77,6 +77,12 @@ pub fn multipv(text: &str) -> Result<usize, RangeError> {
 /// Search threads: the range of the protocols' `Threads` option.
 pub fn threads(text: &str) -> Result<usize, RangeError> {
     let (min, max) = option_range("Threads");
+    number(text, min, Some(max))
+}
+
+/// A transposition table size in MiB: the range of the protocols' `Hash` option.
+pub fn hash(text: &str) -> Result<usize, RangeError> {
+    let (min, max) = option_range("Hash");
     number(text, min, Some(max))
 }
 
@@ -117,7 +123,7 @@ mod tests {
 
     #[test]
     fn protocol_ranges_come_from_the_options_table() {
-        for name in ["MultiPV", "Threads"] {
+        for name in ["MultiPV", "Threads", "Hash"] {
             let (min, max) = option_range(name);
             assert!(min >= 1 && max > min, "{name}");
         }
@@ -128,5 +134,8 @@ mod tests {
             threads("0").unwrap_err().to_string(),
             format!("expected a whole number 1-{max}")
         );
+        let (_, max) = option_range("Hash");
+        assert_eq!(hash(&max.to_string()), Ok(usize::try_from(max).unwrap()));
+        assert!(hash("0").is_err() && hash(&(max + 1).to_string()).is_err());
     }
 }

@@ -86,7 +86,7 @@ pub struct MatchArgs {
 }
 
 /// Reads `10+0.1`, `10` or `1:30+1` (minutes:seconds) as base and increment.
-pub fn parse_tc(text: &str) -> Result<(Duration, Duration), String> {
+pub(crate) fn parse_tc(text: &str) -> Result<(Duration, Duration), String> {
     let bad =
         || format!("bad time control '{text}' (expected e.g. 10+0.1, seconds plus increment)");
     let (base, inc) = text.split_once('+').unwrap_or((text, "0"));
@@ -360,7 +360,7 @@ fn with_round(mut record: GameRecord, index: usize) -> GameRecord {
 
 /// Engines that could not be started, each with its own failure.
 #[derive(Debug)]
-pub struct StartError {
+pub(crate) struct StartError {
     /// (1-based engine number, command, what went wrong), for each engine that failed.
     pub failed: Vec<(usize, String, Failure)>,
 }

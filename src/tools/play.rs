@@ -24,7 +24,7 @@ use std::io::{BufRead, Write};
 use std::time::{Duration, Instant};
 
 /// The score (centi-men, engine's view) at or below which the engine accepts a draw.
-pub const DRAW_ACCEPT: i32 = 10;
+pub(crate) const DRAW_ACCEPT: i32 = 10;
 
 /// The arguments of `crownhead play`.
 #[derive(Args, Debug, Clone)]
@@ -472,7 +472,12 @@ fn result_text(game: &Game, outcome: Outcome, human: Color) -> String {
 
 /// The board as text: `w`/`W` White man/king, `b`/`B` Black man/king, `.` an empty dark square;
 /// files and ranks around it, and for english the square numbers of each row on the right.
-pub fn draw_board(pos: &Position, variant: Variant, flipped: bool, last: Option<&str>) -> String {
+pub(crate) fn draw_board(
+    pos: &Position,
+    variant: Variant,
+    flipped: bool,
+    last: Option<&str>,
+) -> String {
     let ranks: Vec<u32> = if flipped {
         (1..=8).collect()
     } else {

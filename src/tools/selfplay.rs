@@ -58,7 +58,7 @@ pub struct SelfplayArgs {
     #[arg(long)]
     pub first_game: Option<u32>,
     /// Transposition table per game, MiB.
-    #[arg(long, default_value_t = 16, value_parser = super::args::count::<usize>)]
+    #[arg(long, default_value_t = 16, value_parser = super::args::hash)]
     pub hash: usize,
 }
 

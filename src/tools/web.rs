@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 /// The one command that builds `web/dist/`.
-pub const BUILD_COMMAND: &str = "scripts/build_web.sh";
+pub(crate) const BUILD_COMMAND: &str = "scripts/build_web.sh";
 /// The file whose absence means the engine's browser files are not built.
 const WORKER: &str = "crownhead-worker.js";
 /// Requests served at once: a page loads a handful of files in parallel.
@@ -122,7 +122,7 @@ fn mime(path: &Path) -> &'static str {
 /// The headers every answer carries: cross-origin isolation (COOP + COEP, so the page may make
 /// a `SharedArrayBuffer`), same-origin resources, and no caching (a rebuilt `.wasm` is seen at
 /// once).
-pub const HEADERS: [(&str, &str); 4] = [
+pub(crate) const HEADERS: [(&str, &str); 4] = [
     ("Cross-Origin-Opener-Policy", "same-origin"),
     ("Cross-Origin-Embedder-Policy", "require-corp"),
     ("Cross-Origin-Resource-Policy", "same-origin"),

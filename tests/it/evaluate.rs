@@ -3,7 +3,7 @@
 
 use crate::common;
 
-use crownhead::{parse_fen, Variant};
+use crownhead::{parse_fen, EvalChoice, Variant};
 use std::process::Output;
 
 const FENS: [&str; 3] = ["B:W21-32:B1-12", "W:W18,21,K30:B3,K9,10", "B:WK4,20:B6,K13"];
@@ -26,7 +26,13 @@ fn hand_written_and_learned_evaluations_as_the_library_gives_them() {
     let hand = evaluate(&["--variant", "english"], &input);
     let expected: Vec<i32> = FENS
         .iter()
-        .map(|f| crownhead::eval::handwritten::evaluate(Variant::English, &parse_fen(f).unwrap()))
+        .map(|f| {
+            crownhead::evaluate(
+                Variant::English,
+                &parse_fen(f).unwrap(),
+                EvalChoice::HandWritten,
+            )
+        })
         .collect();
     assert_eq!(numbers(&hand), expected);
 

@@ -5,7 +5,7 @@
 use crate::common;
 
 use crownhead::learned::learned_for;
-use crownhead::{parse_fen, Variant};
+use crownhead::{parse_fen, EvalChoice, Variant};
 use std::process::Output;
 
 const FEN: &str = "B:W18,21,22,23,K30:B3,6,K9,10,14";
@@ -62,7 +62,7 @@ fn the_eval_option_chooses_the_evaluation_that_explains_and_plays() {
     let (terms, total) = explained(&[], "handwritten");
     assert_eq!(
         total,
-        crownhead::eval::handwritten::evaluate(Variant::English, &pos)
+        crownhead::evaluate(Variant::English, &pos, EvalChoice::HandWritten)
     );
     assert!(!terms.iter().any(|t| t.0 == "network"), "{terms:?}");
 }

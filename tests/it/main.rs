@@ -13,6 +13,8 @@ mod analyze;
 // `cli` too: its timing ceilings go through `common::SLACK`.
 #[cfg(all(feature = "checkerboard", feature = "cli"))]
 mod checkerboard;
+#[cfg(feature = "cli")]
+mod cli_ranges;
 mod draw_rules;
 #[cfg(feature = "cli")]
 mod egtb_cli;

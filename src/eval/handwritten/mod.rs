@@ -15,7 +15,6 @@ mod terms;
 mod weights;
 
 pub use terms::Term;
-pub use weights::{Weights, ENGLISH, RUSSIAN, WEIGHTS};
 
 use crate::bitboard::Color;
 use crate::position::Position;
@@ -92,6 +91,7 @@ pub fn evaluate_terms(variant: Variant, pos: &Position) -> Vec<(&'static str, i3
 
 #[cfg(test)]
 mod tests {
+    use super::weights::RUSSIAN;
     use super::*;
     use crate::notation::fen::parse_fen;
 

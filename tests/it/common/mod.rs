@@ -271,7 +271,7 @@ pub fn sample_network() -> crownhead::learned::Weights {
     crownhead::learned::Weights {
         variant: crownhead::Variant::English,
         k: 60.0,
-        values: (0..crownhead::learned::network::WEIGHT_COUNT)
+        values: (0..crownhead::learned::WEIGHT_COUNT)
             .map(|i| ((i * 7919) % 61) as i16 - 30)
             .collect(),
         base: Default::default(),
