@@ -87,9 +87,12 @@ enum Command {
         /// russian, english, brazilian, pool, italian, spanish or czech.
         #[arg(long, default_value = "russian")]
         variant: Variant,
-        /// A weights file written by scripts/train_net.py.
+        /// A weights file written by scripts/training/train_net.py.
         #[arg(long)]
         weights: Option<String>,
+        /// Print the hand-written evaluation term by term, one JSON object a line.
+        #[arg(long, conflicts_with = "weights")]
+        json: bool,
     },
     /// Analyse every move of PDN games (or positions with --fens) with the engine.
     Analyze(crownhead::tools::analyze::AnalyzeArgs),
@@ -258,7 +261,11 @@ fn main() -> ExitCode {
             paths,
             algebraic,
         }) => run_moves(variant, paths, algebraic),
-        Some(Command::Evaluate { variant, weights }) => run_evaluate(variant, weights),
+        Some(Command::Evaluate {
+            variant,
+            weights,
+            json,
+        }) => run_evaluate(variant, weights, json),
         Some(Command::Analyze(args)) => crownhead::tools::analyze::run(args),
         Some(Command::Match(args)) => crownhead::tools::matches::run(args),
         Some(Command::Play(args)) => crownhead::tools::play::run(args),
@@ -371,8 +378,13 @@ fn run_moves(variant: Variant, paths: bool, algebraic: bool) -> Result<(), Strin
 }
 
 /// The static evaluation of each FEN on stdin: the learned one of a weights file, or the
-/// hand-written one.
-fn run_evaluate(variant: Variant, weights: Option<String>) -> Result<(), String> {
+/// hand-written one (term by term in JSON with `json`).
+fn run_evaluate(variant: Variant, weights: Option<String>, json: bool) -> Result<(), String> {
+    if json {
+        return each_fen_line(variant, |pos| {
+            crownhead::eval::handwritten::evaluate_json(variant, pos)
+        });
+    }
     let Some(path) = weights else {
         return each_fen_line(variant, |pos| {
             crownhead::eval::handwritten::evaluate(variant, pos).to_string()
