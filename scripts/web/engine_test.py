@@ -1,9 +1,9 @@
-#!/usr/bin/env python3
 """The browser tests of Crownhead's WebAssembly engine: Debian's headless Chromium loads a test
 page (web/test/engine.html) beside web/dist's files, starts the worker as a page would, and each
 check compares what the browser says with the native engine.
 
-    python3 scripts/web/engine_test.py [--dist web/dist] [--native target/release/crownhead] [--full]
+    python3 -m scripts.web.engine_test [--dist web/dist] [--native target/release/crownhead]
+                                       [--full]
 
 Checks, in both variants where it applies: the handshake and load time; a fixed-depth search
 through the worker whose move, score and node count equal native Hub's; the bench positions in
@@ -27,15 +27,13 @@ import sys
 import tempfile
 import time
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from browser import bootstrap  # noqa: E402
+from scripts.web import browser
 
-bootstrap()
-import browser  # noqa: E402
+browser.bootstrap()
 
 ROOT = browser.ROOT
 START = "Wbbbbbbbbbbbbeeeeeeeewwwwwwwwwwww"
-# lidraughts' ceval parser (ui/ceval, the Scan worker's info lines), as the issue quotes it.
+# lidraughts' ceval parser (ui/ceval, the Scan worker's info lines).
 LIDRAUGHTS_INFO = re.compile(
     r'^info depth=(\d+) mean-depth=\S+ score=(\S+) nodes=(\d+) time=(\S+) '
     r'(?:nps=\S+ )?pv="?([0-9\-xX\s]+)"?')
@@ -154,18 +152,18 @@ def bench(driver, native: str, depth: int, hash_mb: int, rounds: int) -> None:
         return [cold[cold.length - 1], await window.bench(depth, hash)];
     """, depth, hash_mb, timeout=600)
     cold, rows = r
-    nps = lambda l: int(re.search(r"NPS: (\d+)", l).group(1))  # noqa: E731
+    nps = lambda line: int(re.search(r"NPS: (\d+)", line).group(1))  # noqa: E731
     cmd = [native, "bench", "--depth", str(depth), "--threads", "1", "--hash", str(hash_mb)]
     nat = subprocess.run(cmd, capture_output=True, text=True, check=True).stdout.splitlines()
-    key = lambda l: re.sub(r"\s\d+ ms\s", " ", l).split()  # noqa: E731 - all but the time
-    wasm_rows = [key(l) for l in rows[:-1]]
-    nat_rows = [key(l) for l in nat[:-1]]
+    key = lambda line: re.sub(r"\s\d+ ms\s", " ", line).split()  # noqa: E731 - all but the time
+    wasm_rows = [key(line) for line in rows[:-1]]
+    nat_rows = [key(line) for line in nat[:-1]]
     check(len(wasm_rows) == len(nat_rows) and len(wasm_rows) >= 30,
           f"bench: {len(wasm_rows)} positions in the browser, {len(nat_rows)} natively")
     differ = [(a, b) for a, b in zip(wasm_rows, nat_rows) if a != b]
     check(not differ, f"bench depth {depth}: every position's move, score and nodes equal "
                       f"native ({differ[:1]})")
-    nodes = lambda l: re.search(r"Nodes: (\d+)", l).group(1)  # noqa: E731
+    nodes = lambda line: re.search(r"Nodes: (\d+)", line).group(1)  # noqa: E731
     check(nodes(rows[-1]) == nodes(nat[-1]), f"bench signature {rows[-1]} / {nat[-1]}")
     browser_nps, native_nps = [nps(rows[-1])], [nps(nat[-1])]
     for _ in range(rounds - 1):
@@ -224,7 +222,8 @@ def stop_latency(driver, variant: str, tries: int) -> None:
     check(r["isolated"], "the test page is cross-origin isolated (SharedArrayBuffer)")
     check(r["pingMs"] is not None and r["pingMs"] < 100,
           f"{variant}: ping during go analyze answered in {r['pingMs']:.1f} ms")
-    check(all(d.startswith("done move=") for d in r["dones"]), f"{variant}: every stop answers done move=")
+    check(all(d.startswith("done move=") for d in r["dones"]),
+          f"{variant}: every stop answers done move=")
     # The median is the engine's; the worst is mostly the operating system's, which on a
     # loaded machine may leave a woken thread without a core for a while (docs/WEB.md).
     check(med < 50 and worst < 250, f"{variant}: stop after 300 ms of go analyze, {tries} tries: "
@@ -244,12 +243,13 @@ def bad_input(driver, native: str) -> None:
     n.close()
     keep = lambda ls: [l for l in ls if not l.startswith("info ")]  # noqa: E731
     w, nat = keep(r["skipped"] + [r["line"]]), keep(skipped + [done])
-    errors = [l for l in w if l.startswith("error ")]
+    errors = [line for line in w if line.startswith("error ")]
     check(w == nat, f"bad input: the worker's lines equal native Hub's ({len(errors)} errors)")
     check(len(errors) == 7 and "send init first" in errors[0],
           f"bad input: go before init, unknown command, bad FENs, illegal move, bad level, bad go "
           f"answered with one error line each: {errors}")
-    check(any(l.startswith("done move=") for l in w), "after bad input the worker still searches")
+    check(any(line.startswith("done move=") for line in w),
+          "after bad input the worker still searches")
 
 
 def self_play(driver, native: str, variant: str, move_ms: int, max_plies: int) -> None:
@@ -276,7 +276,9 @@ def self_play(driver, native: str, variant: str, move_ms: int, max_plies: int) -
             m.squares[0] === nums[0] && m.squares[m.squares.length - 1] === nums[1] &&
             (nums.length === 2 || JSON.stringify([...m.captured].sort((a, b) => a - b)) ===
                JSON.stringify(nums.slice(2).sort((a, b) => a - b))));
-          if (match.length === 0) return { error: `no legal move matches ${move} in ${fen}`, played };
+          if (match.length === 0) {
+            return { error: `no legal move matches ${move} in ${fen}`, played };
+          }
           played.push({ fen, text: match[0].text, hub: move });
           game.play(match[0].text);
           hub.push(move);
@@ -318,15 +320,15 @@ def lidraughts(driver) -> None:
         e.stop();
         return { infos, done: done.line, between: done.skipped };
     """, lines, timeout=60)
-    parsed = [LIDRAUGHTS_INFO.match(l) for l in r["infos"]]
+    parsed = [LIDRAUGHTS_INFO.match(line) for line in r["infos"]]
     check(all(parsed), f"lidraughts dialogue: all {len(parsed)} info lines match lidraughts' "
                        f"expression (last: {r['infos'][-1][:90]})")
     depths = [int(m.group(1)) for m in parsed if m]
     check(depths == sorted(depths) and depths[-1] >= 5, f"depths rise: {depths[:3]}..{depths[-1:]}")
     check(re.match(r"^done move=\d+[-x]\d+", r["done"]) is not None, f"stop answers {r['done']}")
     best = parsed[-1].group(5).split()[0] if parsed and parsed[-1] else ""
-    check(all(l.startswith("info") for l in r["between"]) and
-          (r["done"].split()[1] == f"move={best}" or any(l.startswith("info") for l in r["between"])),
+    infos = [line.startswith("info") for line in r["between"]]
+    check(all(infos) and (r["done"].split()[1] == f"move={best}" or any(infos)),
           "done follows the info lines, with the last pv's move")
 
 
@@ -346,13 +348,15 @@ def rules_api(driver) -> None:
         out.after = g.fen();
         g.undo();
         try { g.undo(); out.undo = 'accepted'; } catch (e) { out.undo = e.message; }
-        try { new rules.Game('russian', 'W:W99:B1'); out.badFen = 'accepted'; } catch (e) { out.badFen = e.message; }
+        try { new rules.Game('russian', 'W:W99:B1'); out.badFen = 'accepted'; }
+        catch (e) { out.badFen = e.message; }
         const c = new rules.Game('russian', 'W:W22:B18,10');
         out.capture = JSON.parse(c.legalMoves());
         c.play(out.capture[0].text);
         out.over = JSON.parse(c.result());
         out.pdn = c.pdn(JSON.stringify({ White: 'A "quoted" name', Event: 'test' }));
-        out.parsed = JSON.parse(rules.parsePdn(out.pdn + '\\n[GameType "25"]\\n1. c3-d4 c3-d4 *\\n'));
+        out.parsed = JSON.parse(
+          rules.parsePdn(out.pdn + '\\n[GameType "25"]\\n1. c3-d4 c3-d4 *\\n'));
         out.classes = [10, 30, 60, 130].map((loss) => rules.classify('russian', 30, 30 - loss));
         return out;
     """)
@@ -369,7 +373,8 @@ def rules_api(driver) -> None:
           and r["badFen"] != "accepted", f"Game: play/undo/bad input: {r['illegal']} | "
                                          f"{r['undo']} | {r['badFen']}")
     cap = r["capture"]
-    check(len(cap) == 1 and cap[0]["squares"] == [22, 15, 6] and sorted(cap[0]["captured"]) == [10, 18],
+    check(len(cap) == 1 and cap[0]["squares"] == [22, 15, 6]
+          and sorted(cap[0]["captured"]) == [10, 18],
           f"Game: a double capture's squares and captures: {cap}")
     check(r["over"]["over"] and r["over"]["result"] == "1-0", f"Game.result(): {r['over']}")
     games = r["parsed"]["games"]
@@ -436,7 +441,8 @@ def main() -> int:
             ("rules", rules_api),
             ("fixed-depth", lambda d: [fixed_depth(d, args.native, v, depth, 4 if args.full else 2)
                                        for v in ["russian", "english"]]),
-            ("bench", lambda d: bench(d, args.native, 13 if args.full else 11, 16, 5 if args.full else 3)),
+            ("bench", lambda d: bench(d, args.native, 13 if args.full else 11, 16,
+                                      5 if args.full else 3)),
             ("stop", lambda d: [stop_latency(d, v, 20) for v in ["russian", "english"]]),
             ("bad-input", lambda d: bad_input(d, args.native)),
             ("self-play", lambda d: [self_play(d, args.native, v, 5, 400)

@@ -1,4 +1,3 @@
-#!/usr/bin/env python3
 """Judge games played by a Windows build of Crownhead with the Linux engine.
 
 Reads the games that ``cbhost.exe`` (the DLL test host) printed, or (``--pdn``) a PDN file that
@@ -15,20 +14,22 @@ line has one); a game that ended with ``draw`` must be over in the Linux engine'
 (``Result: 1/2-1/2``), one that ended with ``no-move`` must leave the side to move without
 a legal move, and a PDN game (which CheckerBoard ended) must be over.
 
-Usage: check_games.py LOG [--engine target/release/crownhead] [--pdn GAMETYPE] [--expect N]
+Usage, from the repository root:
+    python3 -m scripts.windows.check_games LOG [--engine target/release/crownhead]
+        [--pdn GAMETYPE] [--expect N]
 Prints one line per game and "N passed, N failed"; exit status 0 only when every game passed.
 """
 
 from __future__ import annotations
 
 import argparse
-import os
 import re
 import subprocess
 import sys
 from typing import List, Optional, Tuple
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from scripts.lib.engine import RELEASE_BINARY
+
 VARIANTS = {"21": "english", "25": "russian"}
 
 
@@ -57,7 +58,8 @@ def read_pdn(path: str, gametype: str) -> List[Game]:
         body = re.sub(r"\{[^}]*\}", " ", body)
         g = Game(gt, start)
         for token in body.split():
-            if re.fullmatch(r"\d+\.+", token) or token in ("*", "1-0", "0-1", "1/2-1/2", "2-0", "0-2", "1-1"):
+            results = ("*", "1-0", "0-1", "1/2-1/2", "2-0", "0-2", "1-1")
+            if re.fullmatch(r"\d+\.+", token) or token in results:
                 continue
             token = re.sub(r"^\d+\.+", "", token)
             if token:
@@ -173,9 +175,7 @@ def judge(engine_path: str, game: Game) -> Tuple[bool, str]:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[1])
     parser.add_argument("log")
-    parser.add_argument(
-        "--engine", default=os.path.join(ROOT, "target", "release", "crownhead")
-    )
+    parser.add_argument("--engine", default=RELEASE_BINARY)
     parser.add_argument("--expect", type=int, default=1, help="fewest games the log must hold")
     parser.add_argument(
         "--pdn",

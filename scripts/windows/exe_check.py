@@ -1,4 +1,3 @@
-#!/usr/bin/env python3
 """Check a Windows crownhead.exe (run under Wine) against the Linux build, side by side.
 
 * dialogues of both protocols (UCI-style and Hub): handshake, fixed-depth searches with one
@@ -11,9 +10,10 @@
 * ``bench``: the same node signature; with ``--bench-runs N`` also both builds' speed, run
   alternately N times, as medians and their ratio (``--min-ratio`` makes a slow one fail).
 
-Usage:
-    exe_check.py --windows crownhead.exe --linux target/release/crownhead [--runner wine]
-                 [--perft-depth 9] [--bench-runs 5 --min-ratio 0.85]
+Usage, from the repository root:
+    python3 -m scripts.windows.exe_check --windows crownhead.exe
+        [--linux target/release/crownhead] [--runner wine] [--perft-depth 9]
+        [--bench-runs 5 --min-ratio 0.85]
 Prints "ok - ..." / "FAIL - ..." lines and "N passed, N failed"; exit status 0 when all passed.
 """
 
@@ -30,7 +30,8 @@ import threading
 import time
 from typing import List, Optional
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from scripts.lib.engine import RELEASE_BINARY
+from scripts.lib.engine import REPO_ROOT as ROOT
 
 # Fields that measure time, not the search: left out of the comparison.
 TIMING = re.compile(
@@ -90,7 +91,7 @@ DIALOGUES = {
 
 
 def normalise(text: str) -> List[str]:
-    return [TIMING.sub(r"\1\2*", l.rstrip("\r")) for l in text.splitlines()]
+    return [TIMING.sub(r"\1\2*", line.rstrip("\r")) for line in text.splitlines()]
 
 
 class Checks:
@@ -123,17 +124,17 @@ def dialogues(c: Checks, win: List[str], lin: List[str]) -> None:
     for name, lines in DIALOGUES.items():
         stdin = "\n".join(lines) + "\n"
         w = normalise(run(win, stdin))
-        l = normalise(run(lin, stdin))
-        first = next((i for i, (a, b) in enumerate(zip(w, l)) if a != b), None)
-        if first is None and len(w) != len(l):
-            first = min(len(w), len(l))
-        errors = sum(1 for x in l if "error" in x)
-        nodes = [x for x in l if re.search(r"\bnodes[ =]\d", x)]
+        on_linux = normalise(run(lin, stdin))
+        first = next((i for i, (a, b) in enumerate(zip(w, on_linux)) if a != b), None)
+        if first is None and len(w) != len(on_linux):
+            first = min(len(w), len(on_linux))
+        errors = sum(1 for x in on_linux if "error" in x)
+        nodes = [x for x in on_linux if re.search(r"\bnodes[ =]\d", x)]
         last = nodes[-1] if nodes else ""
         m = re.search(r"\bnodes[ =](\d+)", last)
-        detail = f"{len(l)} lines, {errors} errors" + (f", nodes {m.group(1)}" if m else "")
-        if not c.check(first is None and len(l) > 3, f"{name}: as on Linux ({detail})"):
-            print(f"  line {first}: windows {w[first:first + 1]} linux {l[first:first + 1]}")
+        detail = f"{len(on_linux)} lines, {errors} errors" + (f", nodes {m.group(1)}" if m else "")
+        if not c.check(first is None and len(on_linux) > 3, f"{name}: as on Linux ({detail})"):
+            print(f"  line {first}: windows {w[first:first + 1]} linux {on_linux[first:first + 1]}")
 
 
 class Live:
@@ -231,11 +232,11 @@ def perft(c: Checks, win: List[str], lin: List[str], depth: int) -> None:
         start = time.monotonic()
         w = nodes_of(run(win + args))
         took = time.monotonic() - start
-        l = nodes_of(run(lin + args))
+        linux = nodes_of(run(lin + args))
         ref = reference_perft(variant, depth)
         c.check(
-            w is not None and w == l and w in ref,
-            f"perft {depth} {variant}: windows {w}, linux {l}, docs/RULES.md {'/'.join(ref)}"
+            w is not None and w == linux and w in ref,
+            f"perft {depth} {variant}: windows {w}, linux {linux}, docs/RULES.md {'/'.join(ref)}"
             f" ({took:.1f} s under the runner)",
         )
 
@@ -273,7 +274,7 @@ def bench(c: Checks, win: List[str], lin: List[str], runs: int, min_ratio: float
 def main() -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     p.add_argument("--windows", required=True, help="crownhead.exe")
-    p.add_argument("--linux", default=os.path.join(ROOT, "target", "release", "crownhead"))
+    p.add_argument("--linux", default=RELEASE_BINARY)
     p.add_argument("--runner", default="wine", help="what runs a Windows program ('' for none)")
     p.add_argument("--perft-depth", type=int, default=9)
     p.add_argument("--bench-runs", type=int, default=1)
