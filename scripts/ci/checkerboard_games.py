@@ -28,16 +28,13 @@ from __future__ import annotations
 
 import argparse
 import os
-import queue
 import statistics
-import subprocess
 import sys
-import threading
 import time
-from typing import List, Optional, Tuple
+from typing import List, Tuple
 
 from scripts.ci import checkerboard_host as host
-from scripts.lib.engine import RELEASE_BINARY, RELEASE_LIBRARY, REPO_ROOT
+from scripts.lib.engine import RELEASE_BINARY, RELEASE_LIBRARY, REPO_ROOT, Engine, EngineError
 from scripts.oracles import pydraughts_bridge as pb
 
 OPENING_FILES = {"english": "english_3move.txt", "russian": "russian_openings.txt"}
@@ -45,69 +42,23 @@ PLY_CAP = 300
 OVERRUN = 0.050  # seconds over maxtime that count as a time overrun (default of --overrun)
 
 
-class EngineDied(Exception):
-    pass
-
-
 class UciEngine:
     """Crownhead's stdin engine in the UCI-style dialect."""
 
     def __init__(self, path: str, variant: str) -> None:
-        self.p = subprocess.Popen([path], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                  stderr=subprocess.DEVNULL, text=True, bufsize=1)
-        self.lines: "queue.Queue[Optional[str]]" = queue.Queue()
-        threading.Thread(target=self._read, daemon=True).start()
-        self.send("uci")
-        self.expect("uciok", 10)
-        self.send(f"setoption name Variant value {variant}")
-        self.send("setoption name Hash value 16")
-        self.send("isready")
-        self.expect("readyok", 10)
-
-    def _read(self) -> None:
-        assert self.p.stdout
-        for line in self.p.stdout:
-            self.lines.put(line.strip())
-        self.lines.put(None)
-
-    def send(self, line: str) -> None:
-        assert self.p.stdin
-        try:
-            self.p.stdin.write(line + "\n")
-            self.p.stdin.flush()
-        except BrokenPipeError:
-            raise EngineDied("the stdin engine closed its input") from None
-
-    def expect(self, word: str, timeout: float) -> str:
-        deadline = time.monotonic() + timeout
-        while True:
-            try:
-                line = self.lines.get(timeout=max(0.0, deadline - time.monotonic()))
-            except queue.Empty:
-                raise EngineDied(f"no {word!r} within {timeout} s") from None
-            if line is None:
-                raise EngineDied(f"the stdin engine exited (code {self.p.wait()})")
-            if line.split()[:1] == [word]:
-                return line
+        self.engine = Engine.uci(path, variant=variant, timeout=10, Hash=16)
 
     def bestmove(self, start_fen: str, moves: List[str], movetime: float) -> str:
-        self.send(f"position fen {start_fen}" + (" moves " + " ".join(moves) if moves else ""))
-        self.send(f"go movetime {round(1000 * movetime)}")
-        return self.expect("bestmove", 10 + 2 * movetime).split()[1]
+        played = " moves " + " ".join(moves) if moves else ""
+        self.engine.send(f"position fen {start_fen}{played}",
+                         f"go movetime {round(1000 * movetime)}")
+        return self.engine.read_until("bestmove", 10 + 2 * movetime)[-1].split()[1]
 
     def new_game(self) -> None:
-        self.send("ucinewgame")
+        self.engine.send("ucinewgame")
 
     def quit(self) -> None:
-        try:
-            self.send("quit")
-            self.p.wait(timeout=5)
-        except (EngineDied, subprocess.TimeoutExpired):
-            self.p.kill()
-            self.p.wait()
-        for pipe in (self.p.stdin, self.p.stdout):
-            if pipe:
-                pipe.close()
+        self.engine.close(timeout=5)
 
 
 def square_number(text: str) -> int:
@@ -269,10 +220,10 @@ def run(args: argparse.Namespace) -> int:
                                         args.overrun, stats)
                 score[result] += 1
                 status = "ok"
-            except (AssertionError, EngineDied) as e:
+            except (AssertionError, EngineError) as e:
                 result, how, status = "failed", str(e), "FAIL"
                 failures += 1
-                if isinstance(e, EngineDied):
+                if isinstance(e, EngineError):
                     uci.quit()
                     uci = UciEngine(os.path.abspath(args.engine), variant)
             colour = "white" if library_side == "W" else "black"

@@ -1,2 +1,2 @@
-"""Helpers the scripts share: `engine` (where the engine is) and `venv` (virtual environments
-from the requirements files)."""
+"""Helpers the scripts share: `engine` (a crownhead process over its text protocols) and `venv`
+(virtual environments from the requirements files)."""

@@ -9,13 +9,14 @@ databases change there, where a match from the openings mostly measures the midd
 The games are replayed by a crownhead binary through its protocol (`position ... moves`, `d`), so
 the script needs no move generator of its own.
 
-    python3 -m scripts.tools.endgame_starts --engine target/release/crownhead --variant english \\
-        --pieces 8 games.pdn > endgames.txt
+    python3 -m scripts.tools.endgame_starts --variant english --pieces 8 games.pdn > endgames.txt
 """
+
 import argparse
 import re
-import subprocess
 import sys
+
+from scripts.lib.engine import RELEASE_BINARY, Engine
 
 MOVE = re.compile(r"^\d+([-x]\d+)+$")
 
@@ -28,36 +29,11 @@ def games(text):
         yield tags, [t for t in body.split() if MOVE.match(t)]
 
 
-class Engine:
-    def __init__(self, path, variant):
-        self.p = subprocess.Popen([path], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                  text=True, bufsize=1)
-        self.send(f"setoption name Variant value {variant}")
-
-    def send(self, line):
-        self.p.stdin.write(line + "\n")
-
-    def fen(self, start, moves):
-        """The FEN after `moves` from `start` (None: the start position), or None if the engine
-        refused them."""
-        where = f"fen {start}" if start else "startpos"
-        self.send(f"position {where} moves {' '.join(moves)}" if moves else f"position {where}")
-        self.send("d")
-        self.send("isready")
-        fen, error = None, False
-        for line in self.p.stdout:
-            line = line.strip()
-            if line.startswith("info string error"):
-                error = True
-            elif line.startswith("FEN: "):
-                fen = line[5:]
-            elif line == "readyok":
-                break
-        return None if error else fen
-
-    def close(self):
-        self.send("quit")
-        self.p.wait(timeout=10)
+def fen_after(engine, start, moves):
+    """The FEN after `moves` from `start` (None: the start position), or None if the engine
+    refused them."""
+    errors, fields = engine.show(start, moves)
+    return None if errors else fields.get("FEN")
 
 
 def pieces(fen):
@@ -72,18 +48,19 @@ def pieces(fen):
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("pdn")
-    ap.add_argument("--engine", required=True, help="a crownhead binary")
+    ap.add_argument("--engine", default=RELEASE_BINARY,
+                    help="a crownhead binary (default: the release build)")
     ap.add_argument("--variant", required=True, choices=["english", "russian"])
     ap.add_argument("--pieces", type=int, default=8, help="at most this many pieces (default 8)")
     args = ap.parse_args()
     with open(args.pdn) as f:
         text = f.read()
-    engine = Engine(args.engine, args.variant)
+    engine = Engine.uci(args.engine, variant=args.variant)
     seen, found, skipped = set(), 0, 0
     for tags, moves in games(text):
         start = tags.get("FEN")
         for ply in range(len(moves) + 1):
-            fen = engine.fen(start, moves[:ply])
+            fen = fen_after(engine, start, moves[:ply])
             if fen is None:
                 skipped += 1
                 break

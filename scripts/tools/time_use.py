@@ -31,52 +31,26 @@ import tempfile
 import time
 
 from scripts.lib.engine import RELEASE_BINARY as DEFAULT_BINARY
+from scripts.lib.engine import Engine
 
 MAX_DEPTH = 100
 MIDDLE_GAME = "W:W18,21,22,23,25,26,27,29,30,31:B1,2,3,5,6,7,9,10,12,14"
 
 
-class Engine:
-    """One engine process spoken to in the UCI dialect."""
+def open_engine(binary: str, threads: int) -> Engine:
+    """The engine in the UCI dialect with `threads` search threads, ready."""
+    return Engine.uci(binary, Threads=threads)
 
-    def __init__(self, binary: str, threads: int):
-        self.p = subprocess.Popen(
-            [binary], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1
-        )
-        self.send("uci")
-        self.until("uciok")
-        self.send(f"setoption name Threads value {threads}")
-        self.send("isready")
-        self.until("readyok")
 
-    def send(self, line: str) -> None:
-        assert self.p.stdin is not None
-        self.p.stdin.write(line + "\n")
-        self.p.stdin.flush()
-
-    def until(self, prefix: str) -> tuple[str, int]:
-        """Reads up to the line starting with `prefix`; returns it and the last depth seen."""
-        assert self.p.stdout is not None
-        depth = 0
-        while True:
-            line = self.p.stdout.readline()
-            if not line:
-                sys.exit(f"the engine ended while we waited for '{prefix}'")
-            if line.startswith("info depth "):
-                depth = int(line.split()[2])
-            if line.startswith(prefix):
-                return line.strip(), depth
-
-    def timed_go(self, position: str, go: str) -> tuple[float, int]:
-        self.send(f"position {position}")
-        start = time.perf_counter()
-        self.send(go)
-        _, depth = self.until("bestmove")
-        return (time.perf_counter() - start) * 1000, depth
-
-    def close(self) -> None:
-        self.send("quit")
-        self.p.wait(timeout=30)
+def timed_go(e: Engine, position: str, go: str) -> tuple[float, int]:
+    """The milliseconds from sending `go` to reading `bestmove`, and the last depth reported."""
+    e.send(f"position {position}")
+    start = time.perf_counter()
+    e.send(go)
+    lines = e.read_until("bestmove")
+    ms = (time.perf_counter() - start) * 1000
+    depths = [int(line.split()[2]) for line in lines if line.startswith("info depth ")]
+    return ms, depths[-1] if depths else 0
 
 
 def summary(ms: list[float]) -> str:
@@ -84,20 +58,20 @@ def summary(ms: list[float]) -> str:
 
 
 def movetime(binary: str, threads: int, tries: int) -> None:
-    e = Engine(binary, threads)
+    e = open_engine(binary, threads)
     times, depths = [], []
     for i in range(tries):
         position = "startpos" if i % 2 == 0 else f"fen {MIDDLE_GAME}"
-        ms, depth = e.timed_go(position, "go movetime 200")
+        ms, depth = timed_go(e, position, "go movetime 200")
         times.append(ms)
         depths.append(depth)
-    e.close()
+    e.close(timeout=30)
     print(f"threads {threads:4}  go movetime 200: {summary(times)}  "
           f"depth min {min(depths)} median {statistics.median(depths)}")
 
 
 def stop(binary: str, threads: int, tries: int, rng: random.Random) -> None:
-    e = Engine(binary, threads)
+    e = open_engine(binary, threads)
     times = []
     for _ in range(tries):
         e.send("position startpos")
@@ -105,16 +79,16 @@ def stop(binary: str, threads: int, tries: int, rng: random.Random) -> None:
         time.sleep(rng.uniform(0.05, 0.15))
         start = time.perf_counter()
         e.send("stop")
-        e.until("bestmove")
+        e.read_until("bestmove")
         times.append((time.perf_counter() - start) * 1000)
-    e.close()
+    e.close(timeout=30)
     print(f"threads {threads:4}  stop latency:     {summary(times)}")
 
 
 def clock(binary: str, threads: int, tries: int) -> None:
-    e = Engine(binary, threads)
-    times = [e.timed_go("startpos", "go wtime 1000 btime 1000")[0] for _ in range(tries)]
-    e.close()
+    e = open_engine(binary, threads)
+    times = [timed_go(e, "startpos", "go wtime 1000 btime 1000")[0] for _ in range(tries)]
+    e.close(timeout=30)
     print(f"threads {threads:4}  go wtime 1000:    {summary(times)}")
 
 

@@ -27,6 +27,7 @@ import sys
 import tempfile
 import time
 
+from scripts.lib.engine import Engine
 from scripts.web import browser
 
 browser.bootstrap()
@@ -47,33 +48,12 @@ def check(ok: bool, what: str) -> None:
         FAILURES.append(what)
 
 
-class NativeHub:
-    """The native engine in Hub mode, line by line."""
-
-    def __init__(self, exe: str) -> None:
-        self.p = subprocess.Popen([exe, "hub"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                  text=True, bufsize=1)
-
-    def send(self, line: str) -> None:
-        assert self.p.stdin
-        self.p.stdin.write(line + "\n")
-        self.p.stdin.flush()
-
-    def until(self, prefix: str) -> tuple[str, list[str]]:
-        assert self.p.stdout
-        skipped = []
-        while True:
-            line = self.p.stdout.readline()
-            if not line:
-                raise RuntimeError(f"native hub ended waiting for {prefix}: {skipped[-3:]}")
-            line = line.rstrip("\n")
-            if line == prefix or line.startswith(prefix + " "):
-                return line, skipped
-            skipped.append(line)
-
-    def close(self) -> None:
-        self.send("quit")
-        self.p.wait(timeout=10)
+def native_hub(exe: str, lines: list[str], until: str) -> tuple[str, list[str]]:
+    """The native engine in Hub mode given `lines`: the first line that is `until` or begins
+    with it, and the lines before it."""
+    with Engine([exe, "hub"]) as n:
+        *skipped, line = n.ask(*lines, until=until, timeout=120)
+    return line, skipped
 
 
 def bench_positions(variant: str, count: int) -> list[str]:
@@ -108,10 +88,7 @@ def handshake(driver, native: str) -> None:
         e.stop();
         return { lines: wait.skipped.concat([wait.line]), ms: ready.t - e.started };
     """)
-    n = NativeHub(native)
-    n.send("hub")
-    wait, skipped = n.until("wait")
-    n.close()
+    wait, skipped = native_hub(native, ["hub"], "wait")
     check(r["lines"] == skipped + [wait], f"handshake lines equal native Hub's ({len(r['lines'])})")
     variant = [line for line in r["lines"] if line.startswith("param name=variant ")]
     check(bool(variant) and "russian" in variant[0] and "english" in variant[0],
@@ -125,15 +102,12 @@ def fixed_depth(driver, native: str, variant: str, depth: int, count: int) -> No
         dialogue = ["hub", f"set-param name=variant value={variant}", "init",
                     f"pos fen={fen}", f"level depth={depth}", "go think"]
         r = worker_lines(driver, dialogue, "done")
-        n = NativeHub(native)
-        for line in dialogue:
-            n.send(line)
-        done, skipped = n.until("done")
-        n.close()
-        last = lambda infos: [l for l in infos if l.startswith(f"info depth={depth} ")][-1:]  # noqa: E731
-        strip = lambda l: re.sub(r" time=\S+ nps=\S+", "", l)  # noqa: E731
-        wasm_info = [strip(l) for l in last(r["skipped"])]
-        native_info = [strip(l) for l in last(skipped)]
+        done, skipped = native_hub(native, dialogue, "done")
+        def last(infos: list[str]) -> list[str]:
+            return [line for line in infos if line.startswith(f"info depth={depth} ")][-1:]
+        strip = lambda line: re.sub(r" time=\S+ nps=\S+", "", line)  # noqa: E731
+        wasm_info = [strip(line) for line in last(r["skipped"])]
+        native_info = [strip(line) for line in last(skipped)]
         same = r["line"] == done and wasm_info == native_info and bool(wasm_info)
         check(same, f"{variant} depth {depth} {fen[:28]}: worker {r['line']} "
                     f"{wasm_info[0][:60] if wasm_info else '-'} / native {done}")
@@ -236,12 +210,8 @@ def bad_input(driver, native: str) -> None:
              f"pos pos={START} moves=\"21-17 9-13 17-13\"", "level depth=x", "go sideways",
              "pos start", "level depth=1", "go think"]
     r = worker_lines(driver, lines, "done")
-    n = NativeHub(native)
-    for line in lines:
-        n.send(line)
-    done, skipped = n.until("done")
-    n.close()
-    keep = lambda ls: [l for l in ls if not l.startswith("info ")]  # noqa: E731
+    done, skipped = native_hub(native, lines, "done")
+    keep = lambda ls: [line for line in ls if not line.startswith("info ")]  # noqa: E731
     w, nat = keep(r["skipped"] + [r["line"]]), keep(skipped + [done])
     errors = [line for line in w if line.startswith("error ")]
     check(w == nat, f"bad input: the worker's lines equal native Hub's ({len(errors)} errors)")

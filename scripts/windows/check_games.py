@@ -24,11 +24,10 @@ from __future__ import annotations
 
 import argparse
 import re
-import subprocess
 import sys
 from typing import List, Optional, Tuple
 
-from scripts.lib.engine import RELEASE_BINARY
+from scripts.lib.engine import RELEASE_BINARY, Engine
 
 VARIANTS = {"21": "english", "25": "russian"}
 
@@ -89,62 +88,11 @@ def read_games(path: str) -> List[Game]:
     return games
 
 
-class Engine:
-    """The Linux engine over the UCI-style protocol, one command and its answer at a time."""
-
-    def __init__(self, path: str, variant: str) -> None:
-        self.proc = subprocess.Popen(
-            [path],
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.DEVNULL,
-            text=True,
-        )
-        self.ask(["uci"], "uciok")
-        self.ask([f"setoption name Variant value {variant}", "isready"], "readyok")
-
-    def ask(self, commands: List[str], until: str) -> List[str]:
-        assert self.proc.stdin and self.proc.stdout
-        for c in commands:
-            self.proc.stdin.write(c + "\n")
-        self.proc.stdin.flush()
-        lines = []
-        while True:
-            line = self.proc.stdout.readline()
-            if not line:
-                raise RuntimeError("the engine exited")
-            line = line.rstrip("\n")
-            if line == until:
-                return lines
-            lines.append(line)
-
-    def show(self, start: str, moves: List[str]) -> Tuple[List[str], dict]:
-        """Errors and the `d` fields after the moves from `start`."""
-        cmd = f"position fen {start}" + (" moves " + " ".join(moves) if moves else "")
-        lines = self.ask([cmd, "d", "isready"], "readyok")
-        errors = [l for l in lines if l.startswith("info string error")]
-        fields = {}
-        for l in lines:
-            key, sep, value = l.partition(": ")
-            if sep and key in ("FEN", "Result", "Variant") or key.startswith("Legal moves"):
-                fields[key.split(" (")[0]] = value
-        return errors, fields
-
-    def close(self) -> None:
-        try:
-            assert self.proc.stdin
-            self.proc.stdin.write("quit\n")
-            self.proc.stdin.close()
-        except (BrokenPipeError, OSError):
-            pass
-        self.proc.wait(timeout=10)
-
-
 def judge(engine_path: str, game: Game) -> Tuple[bool, str]:
     variant = VARIANTS.get(game.gametype)
     if variant is None:
         return False, f"gametype {game.gametype} is not one Crownhead plays"
-    engine = Engine(engine_path, variant)
+    engine = Engine.uci(engine_path, variant=variant)
     try:
         played: List[str] = []
         fields: dict = {}

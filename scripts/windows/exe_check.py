@@ -26,11 +26,10 @@ import shlex
 import statistics
 import subprocess
 import sys
-import threading
 import time
-from typing import List, Optional
+from typing import List, Optional, Tuple
 
-from scripts.lib.engine import RELEASE_BINARY
+from scripts.lib.engine import RELEASE_BINARY, Engine, EngineError
 from scripts.lib.engine import REPO_ROOT as ROOT
 
 # Fields that measure time, not the search: left out of the comparison.
@@ -137,44 +136,15 @@ def dialogues(c: Checks, win: List[str], lin: List[str]) -> None:
             print(f"  line {first}: windows {w[first:first + 1]} linux {on_linux[first:first + 1]}")
 
 
-class Live:
-    """An engine talked to line by line, its output read by a thread."""
-
-    def __init__(self, cmd: List[str]) -> None:
-        self.proc = subprocess.Popen(
-            cmd,
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.DEVNULL,
-            text=True,
-            bufsize=1,
-        )
-        self.lines: List[str] = []
-        self.cond = threading.Condition()
-        threading.Thread(target=self._read, daemon=True).start()
-
-    def _read(self) -> None:
-        assert self.proc.stdout
-        for line in self.proc.stdout:
-            with self.cond:
-                self.lines.append(line.rstrip("\r\n"))
-                self.cond.notify_all()
-
-    def send(self, line: str) -> None:
-        assert self.proc.stdin
-        self.proc.stdin.write(line + "\n")
-        self.proc.stdin.flush()
-
-    def wait_for(self, prefix: str, timeout: float) -> Optional[float]:
-        """Seconds until a line starting with `prefix` came, or None."""
-        start = time.monotonic()
-        with self.cond:
-            while not any(l.startswith(prefix) for l in self.lines):
-                left = timeout - (time.monotonic() - start)
-                if left <= 0:
-                    return None
-                self.cond.wait(left)
-        return time.monotonic() - start
+def waited(e: Engine, prefix: str, timeout: float) -> Tuple[Optional[float], List[str]]:
+    """Seconds until a line `prefix` came (None if none came within `timeout`), and the lines
+    read meanwhile."""
+    start = time.monotonic()
+    try:
+        lines = e.read_until(prefix, timeout)
+    except EngineError:
+        return None, []
+    return time.monotonic() - start, lines
 
 
 def stopping(c: Checks, win: List[str]) -> None:
@@ -182,16 +152,14 @@ def stopping(c: Checks, win: List[str]) -> None:
         ("UCI", ["uci", "isready"], "go infinite", "stop", "bestmove"),
         ("Hub", ["hub", "init"], "go analyze", "stop", "done"),
     ]:
-        e = Live(win)
-        for l in setup:
-            e.send(l)
-        ready = e.wait_for("readyok" if proto == "UCI" else "ready", 60)
-        e.send("pos start" if proto == "Hub" else "position startpos")
-        e.send(go)
+        e = Engine(win)
+        e.send(*setup)
+        ready, _ = waited(e, "readyok" if proto == "UCI" else "ready", 60)
+        e.send("pos start" if proto == "Hub" else "position startpos", go)
         time.sleep(1.0)
-        searching = len(e.lines)
+        searching = len(e.drain())
         e.send(stop_word)
-        took = e.wait_for(answer, 10)
+        took, _ = waited(e, answer, 10)
         # Usually a few ms; the bound leaves room for a busy machine (514 ms was seen once at a
         # load average of 17 on 2 cores), while an engine that ignored `stop` would never answer.
         c.check(
@@ -202,13 +170,7 @@ def stopping(c: Checks, win: List[str]) -> None:
         )
         e.send(go)
         time.sleep(0.5)
-        e.send("quit")
-        try:
-            e.proc.wait(timeout=10)
-            code = e.proc.returncode
-        except subprocess.TimeoutExpired:
-            e.proc.kill()
-            code = None
+        code = e.close("quit", timeout=10)
         c.check(code == 0, f"{proto}: 'quit' during a search ends the process (exit {code})")
 
 
