@@ -8,39 +8,40 @@
 
 `games` plays the engine against itself with `crownhead match` (the built-in openings or
 `--openings`, each played with both colours; at a fixed depth, or at `--movetime`, whose games
-vary with the timing) and saves the games. `fit` reads the games, drops repeated ones (at
-a fixed depth the two colours of an opening give the same game), replays each through the
-engine's protocol, keeps the quiet positions (the side to move has no capture, and not a dead
-draw, which scores 0 whatever the weights), reads the evaluation of each term by term with the
-protocol's `eval` command, and fits one multiplier per term so that a logistic curve of the
-evaluation predicts the game results best (mean squared error, the material term fixed at 1 so
-that the scale stays put).
+vary with the timing) and saves the games. `fit` reads the games, drops repeated ones (at a
+fixed depth the two colours of an opening give the same game), replays each through the engine's
+protocol (`position ... moves`, `d`), keeps the quiet positions (the side to move has no
+capture, and not a dead draw, which scores 0 whatever the weights), reads the hand-written
+evaluation of each term by term from `crownhead evaluate --json` (whichever evaluation plays:
+the terms are the hand-written one's), and fits one multiplier per term so that a logistic curve
+of the evaluation predicts the game results best (mean squared error, the material term fixed at
+1 so that the scale stays put).
 
-Overfitting is held off in four ways. A fraction of the games (`--holdout`, default 0.2) is
-kept out of the fit: a game is held out by a hash of its opening (its FEN and the moves up to
-the match's "end of opening" comment), so the split is the same from run to run and games of
-one opening, which share their first positions, never sit on both sides. The multipliers stay
-within `--bounds` (default 0.5 to 2). A term not zero in enough training positions
-(`--min-positions`, default 500) keeps 1. And the fit (coordinate descent on the training
-error) returns the multipliers of the sweep with the least held-out error, not the last.
+Overfitting is held off in four ways. A fraction of the games (`--holdout`, default 0.2) is kept
+out of the fit: a game is held out by a hash of its opening (its FEN and the moves up to the
+match's "end of opening" comment), so the split is the same from run to run and games of one
+opening, which share their first positions, never sit on both sides. The multipliers stay within
+`--bounds` (default 0.5 to 2). A term not zero in enough training positions (`--min-positions`,
+default 500) keeps 1. And the fit (coordinate descent on the training error) returns the
+multipliers of the sweep with the least held-out error, not the last.
 
 It prints the error on the training and the held-out positions before and after, the path of
 sweeps, how much the held-out error fell with its standard error (games as the units), and per
-term the multiplier and the positions where the term is not zero. Scaling the term's weights
-in `src/eval/handwritten/weights.rs` by them is the proposed change, to be confirmed by a match of the changed
-engine against the old one (`crownhead match`).
+term the multiplier and the positions where the term is not zero. Scaling the term's weights in
+`src/eval/handwritten/weights.rs` by them is the proposed change, to be confirmed by a match of
+the changed engine against the old one (`crownhead match`).
 
 `squares` fits weights by square instead: the men's table (`Weights::man_square`) and, with
 `--tables men+kings`, the kings' (the "king placement" term). It replays the same quiet
-positions with the same held-out games, reads the engine's present weights by square from
-the `eval` of one piece against one, and fits the tables, a weight per square seen from the
-piece's own side (a White piece on square n and a Black piece on 33 - n count with opposite
-signs), by Gauss-Newton steps on the diagonal with the rest of the evaluation fixed. `--l2`
-pulls the weights toward the engine's present ones: the fit minimises the mean squared error
-plus that weight times the sum of the squared distances in centi-men (one fit per value; the
-larger, the closer they stay). The answer is the step with the least held-out error, rounded
-to centi-men, printed in `src/eval/handwritten/weights.rs`'s layout (rank 8 first) with the held-out error gained
-and its standard error. `--cache` keeps the positions for another fit of the same games.
+positions with the same held-out games, reads the engine's present weights by square from the
+terms of one piece against one, and fits the tables, a weight per square seen from the piece's
+own side (a White piece on square n and a Black piece on 33 - n count with opposite signs), by
+Gauss-Newton steps on the diagonal with the rest of the evaluation fixed. `--l2` pulls the
+weights toward the engine's present ones: the fit minimises the mean squared error plus that
+weight times the sum of the squared distances in centi-men (one fit per value; the larger, the
+closer they stay). The answer is the step with the least held-out error, rounded to centi-men,
+printed in `src/eval/handwritten/weights.rs`'s layout (rank 8 first) with the held-out error
+gained and its standard error. `--cache` keeps the positions for another fit of the same games.
 
 Standard library only. Build the engine first (`cargo build --release`).
 """
@@ -58,6 +59,7 @@ import zlib
 from typing import Callable
 
 from scripts.lib.engine import RELEASE_BINARY as ENGINE
+from scripts.lib.engine import Engine
 
 
 def play_games(a: argparse.Namespace) -> None:
@@ -107,58 +109,32 @@ def held_out(fen: str | None, moves: list[str], book: int | None, skip: int,
     return zlib.crc32(opening.encode()) % 10000 < fraction * 10000
 
 
-class Engine:
-    """The engine's UCI-style dialect over pipes."""
+def position_after(engine: Engine, fen: str | None, moves: list[str]) -> tuple[bool, str]:
+    """Whether the side to move has a move and no capture, and the position's FEN, after `moves`
+    from `fen` (None: the start position)."""
+    errors, fields = engine.show(fen, moves)
+    if errors:
+        sys.exit(f"the engine refused {' '.join(moves)} from {fen or 'the start'}: {errors[0]}")
+    legal = fields.get("Legal moves", "")
+    quiet = legal.strip() != "" and ":" not in legal and "x" not in legal
+    return quiet, fields["FEN"]
 
-    def __init__(self, binary: str, variant: str):
-        self.p = subprocess.Popen([binary], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                  text=True, bufsize=1)
-        self.send(f"setoption name Variant value {variant}")
 
-    def send(self, line: str) -> None:
-        assert self.p.stdin is not None
-        self.p.stdin.write(line + "\n")
-
-    def until(self, prefix: str) -> list[str]:
-        assert self.p.stdout is not None
-        lines = []
-        while True:
-            line = self.p.stdout.readline()
-            if not line:
-                sys.exit("the engine ended")
-            lines.append(line.rstrip("\n"))
-            if line.startswith(prefix):
-                return lines
-            if line.startswith("info string error"):
-                sys.exit(line)
-
-    def terms(self, fen: str | None, moves: list[str]) -> tuple[bool, str, list[int], str]:
-        """Whether the position is quiet (and not a dead draw), the side to move, the terms
-        from White's view, and the position's FEN."""
-        pos = f"position fen {fen}" if fen else "position startpos"
-        self.send(pos + (" moves " + " ".join(moves) if moves else ""))
-        self.send("d")
-        d = self.until("Legal moves")
-        legal = d[-1].split(":", 1)[-1]
-        side = next(l.split()[-1] for l in d if l.startswith("Side to move"))
-        fen_now = next(l.split(" ", 1)[1] for l in d if l.startswith("FEN: "))
-        self.send("eval")
-        lines = self.until("total")
-        values = [int(l.rsplit(" ", 1)[1]) for l in lines[:-1] if re.search(r" -?\d+$", l)]
-        quiet = ":" not in legal and "x" not in legal and legal.strip() != ""
-        quiet = quiet and not any(l.startswith("dead draw") for l in lines)
-        sign = 1 if side == "white" else -1
-        return quiet, side, [sign * v for v in values], fen_now
-
-    def term_names(self) -> list[str]:
-        """The names of the terms, in the order `terms` gives them (no dead-draw line)."""
-        self.send("eval")
-        return [l.rsplit(" ", 1)[0] for l in self.until("total")[:-1]
-                if not l.startswith("dead draw")]
-
-    def close(self) -> None:
-        self.send("quit")
-        self.p.wait(timeout=10)
+def evaluate_terms(binary: str, variant: str, fens: list[str]) -> list[dict[str, int]]:
+    """The hand-written evaluation of each FEN term by term, from White's view, read from
+    `crownhead evaluate --json` (a dead draw has a term "dead draw" cancelling the rest)."""
+    out = subprocess.run([binary, "evaluate", "--json", "--variant", variant],
+                         input="".join(f + "\n" for f in fens), capture_output=True, text=True)
+    lines = out.stdout.splitlines()
+    if out.returncode != 0 or len(lines) != len(fens):
+        sys.exit(f"`{binary} evaluate --json` failed: {out.stderr.strip() or lines[-1:]}")
+    terms = []
+    for fen, line in zip(fens, lines):
+        if line.startswith("error:"):
+            sys.exit(f"{fen}: {line}")
+        sign = 1 if fen.startswith("W") else -1
+        terms.append({name: sign * v for name, v in json.loads(line)["terms"].items()})
+    return terms
 
 
 def sigmoid(x: float) -> float:
@@ -222,9 +198,10 @@ def error_gain(scale: float, before: list[float], after: list[float], results: l
 Sample = tuple[list[int], float, int, str]
 
 
-def replay(a: argparse.Namespace, engine: Engine) -> tuple[list[Sample], list[Sample]]:
+def replay(a: argparse.Namespace) -> tuple[list[Sample], list[Sample], list[str]]:
     """The quiet positions of the games of `a.pdn` (repeated games dropped) as training and
-    held-out samples: (terms from White's view, White's result, game index, FEN)."""
+    held-out samples, (terms from White's view, White's result, game index, FEN), and the names
+    of the terms."""
     games, seen, read = [], set(), 0
     for path in a.pdn:
         for g in read_pdn(path):
@@ -233,32 +210,38 @@ def replay(a: argparse.Namespace, engine: Engine) -> tuple[list[Sample], list[Sa
             if key not in seen:
                 seen.add(key)
                 games.append(g)
+    # Each game replayed through the engine's protocol, for its quiet positions.
+    positions: list[tuple[str, float, int, bool]] = []
+    held_games = 0
+    with Engine.uci(a.engine, variant=a.variant) as engine:
+        for gi, (fen, moves, result, book) in enumerate(games):
+            out = held_out(fen, moves, book, a.skip, a.holdout)
+            held_games += out
+            # Skip the opening moves: they come from the book, not from the engine's judgement.
+            for ply in range(a.skip, len(moves) + 1):
+                quiet, fen_now = position_after(engine, fen, moves[:ply])
+                if quiet:
+                    positions.append((fen_now, result, gi, out))
+            if gi % 100 == 99:
+                print(f"{gi + 1}/{len(games)} games, {len(positions)} positions",
+                      file=sys.stderr)
+    # Then their terms, all at once; a dead draw scores 0 whatever the weights: not a sample.
+    terms = evaluate_terms(a.engine, a.variant, [p[0] for p in positions])
+    names = [name for name in (terms[0] if terms else {}) if name != "dead draw"]
     train: list[Sample] = []
     test: list[Sample] = []
-    held_games = 0
-    for gi, (fen, moves, result, book) in enumerate(games):
-        out = held_out(fen, moves, book, a.skip, a.holdout)
-        held_games += out
-        # Skip the opening moves: they come from the book, not from the engine's judgement.
-        for ply in range(a.skip, len(moves) + 1):
-            quiet, _, terms, fen_now = engine.terms(fen, moves[:ply])
-            if quiet and terms:
-                (test if out else train).append((terms, result, gi, fen_now))
-        if gi % 100 == 99:
-            print(f"{gi + 1}/{len(games)} games, {len(train) + len(test)} positions",
-                  file=sys.stderr)
+    for (fen_now, result, gi, out), t in zip(positions, terms):
+        if "dead draw" not in t:
+            (test if out else train).append(([t[n] for n in names], result, gi, fen_now))
     if not train or not test:
         sys.exit("no positions to fit or none held out")
     print(f"{read} games read, {len(games)} distinct; training {len(games) - held_games} games "
           f"({len(train)} quiet positions), held out {held_games} games ({len(test)} positions)")
-    return train, test
+    return train, test, names
 
 
 def fit(a: argparse.Namespace) -> None:
-    engine = Engine(a.engine, a.variant)
-    train, test = replay(a, engine)
-    names = engine.term_names()
-    engine.close()
+    train, test, names = replay(a)
     n = len(train[0][0])
     tr, te = Samples(train, n), Samples(test, n)
     # The scale of the logistic: fitted first on the training positions, every multiplier 1.
@@ -320,20 +303,17 @@ def fen_pieces(fen: str) -> dict[str, list[int]]:
     return out
 
 
-def engine_table(engine: Engine, term: int, king: bool) -> list[float]:
+def engine_table(binary: str, variant: str, term: str, king: bool) -> list[float]:
     """The engine's weights by square from White's side (square n at index n - 1) of a man, or
     of a king: the term `term` of one White piece against one black piece that the term does
     not count (a king against a man, a man against a king). A man has no weight on the
     crowning row."""
-    table = []
-    for n in range(1, 33):
-        if not king and n <= 4:
-            table.append(0.0)
-            continue
-        other = f"B{6 if n == 5 else 5}" if king else f"BK{2 if n == 1 else 1}"
-        _, _, terms, _ = engine.terms(f"W:W{'K' if king else ''}{n}:{other}", [])
-        table.append(float(terms[term]))
-    return table
+    squares = [n for n in range(1, 33) if king or n > 4]
+    fens = [f"W:W{'K' if king else ''}{n}:" + (f"B{6 if n == 5 else 5}" if king
+                                                 else f"BK{2 if n == 1 else 1}")
+            for n in squares]
+    values = dict(zip(squares, evaluate_terms(binary, variant, fens)))
+    return [float(values[n][term]) if n in values else 0.0 for n in range(1, 33)]
 
 
 class SquareSamples:
@@ -435,12 +415,9 @@ def squares(a: argparse.Namespace) -> None:
         with open(a.cache, encoding="utf-8") as f:
             train, test, names, w0 = json.load(f)
     else:
-        engine = Engine(a.engine, a.variant)
-        train, test = replay(a, engine)
-        names = engine.term_names()
-        man_term, king_term = names.index("man squares"), names.index("king placement")
-        w0 = engine_table(engine, man_term, False) + engine_table(engine, king_term, True)
-        engine.close()
+        train, test, names = replay(a)
+        w0 = (engine_table(a.engine, a.variant, "man squares", False)
+              + engine_table(a.engine, a.variant, "king placement", True))
         if a.cache:
             with open(a.cache, "w", encoding="utf-8") as f:
                 json.dump([train, test, names, w0], f)
