@@ -16,5 +16,5 @@ fi
 # Both are built already when .ci/web.sh ran first; then these are quick no-ops.
 cargo build --release >/dev/null 2>&1 || cargo build --release
 scripts/build_web.sh >/tmp/page_build_web.log 2>&1 || { tail -30 /tmp/page_build_web.log; exit 1; }
-python3 scripts/web/test_page.py "${full[@]}"
+python3 -m scripts.web.test_page "${full[@]}"
 echo "page.sh: $(( $(date +%s) - start )) s"

@@ -2,7 +2,7 @@
 # CI step: Crownhead in the browser. Installs Debian's chromium and chromium-driver if missing,
 # builds web/dist with scripts/build_web.sh (the wasm32 target and the pinned wasm-bindgen CLI
 # come with it), builds the native engine the checks compare with, and runs the browser checks
-# (scripts/web/engine_test.py; with --full, deeper searches and longer games).
+# (scripts/web/engine_test.py, run as a module; with --full, deeper searches and longer games).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 start=$(date +%s)
@@ -17,5 +17,5 @@ dist=$(scripts/build_web.sh 2>/tmp/build_web.log | tail -1) || { tail -30 /tmp/b
 built=$(date +%s)
 echo "web/dist built in $((built - start)) s: $dist"
 cargo build --release >/dev/null 2>&1 || cargo build --release
-python3 scripts/web/engine_test.py --dist "$dist" "${full[@]}"
+python3 -m scripts.web.engine_test --dist "$dist" "${full[@]}"
 echo "browser checks: $(($(date +%s) - built)) s; the web step in all: $(($(date +%s) - start)) s"

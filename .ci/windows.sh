@@ -64,11 +64,11 @@ test_arch() { # test_arch ARCH: build, check statically, run under Wine
     mkdir -p target/wine
     wine "$dir/cbhost.exe" "$dir/crownhead.dll" >"$log" 2>/dev/null || { grep -v '^move' "$log"; return 1; }
     grep -v '^move' "$log"
-    python3 scripts/windows/check_games.py "$log" --expect 2
+    python3 -m scripts.windows.check_games "$log" --expect 2
     echo "== Windows $arch: crownhead.exe against the Linux build"
     local extra=()
     [ $full = 1 ] && extra=(--bench-runs 7)
-    python3 scripts/windows/exe_check.py --windows "$dir/crownhead.exe" "${extra[@]}"
+    python3 -m scripts.windows.exe_check --windows "$dir/crownhead.exe" "${extra[@]}"
 }
 
 test_arch x86_64

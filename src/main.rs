@@ -14,7 +14,7 @@ use std::process::ExitCode;
 struct Cli {
     #[command(subcommand)]
     command: Option<Command>,
-    /// Play with this learned-evaluation weights file (scripts/train_net.py) instead of the
+    /// Play with this learned-evaluation weights file (scripts/training/train_net.py) instead of the
     /// embedded weights of its variant, to test a new fit without a rebuild: alone for the
     /// protocol, or before `bench` (`crownhead --eval-file F bench --eval learned`).
     #[arg(long, value_name = "FILE")]

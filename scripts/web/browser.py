@@ -1,14 +1,15 @@
 """The shared harness of the browser tests: a static file server (with or without the
 cross-origin isolation headers) and Debian's headless Chromium driven through Selenium.
 
-Selenium comes from PyPI into a virtual environment that ``venv_helper`` makes under scripts/
-(``bootstrap()``, called first by every test script); the browser and its driver are Debian's
+Selenium comes from PyPI (``requirements.txt`` beside this) into the virtual environment that
+``scripts.lib.venv`` makes, scripts/.venv/web (``bootstrap()``, called first by every test
+script); the browser and its driver are Debian's
 ``chromium`` and ``chromium-driver`` (/usr/bin/chromium, /usr/bin/chromedriver), never one that a
 package downloads: Selenium Manager is kept offline. Each browser starts with a fresh profile
 in a temporary directory, with everything that talks to the network in the background off.
 
-    from browser import bootstrap; bootstrap()
-    import browser
+    from scripts.web import browser
+    browser.bootstrap()
     with browser.serve(folder, isolated=True) as base, browser.chromium() as driver:
         driver.get(base + "/page.html")
         answer = browser.call(driver, "return await window.someTest(arguments[0]);", 42)
@@ -26,10 +27,11 @@ import tempfile
 import threading
 from typing import Any, Iterator
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-SCRIPTS = os.path.dirname(HERE)
-ROOT = os.path.dirname(SCRIPTS)
-SELENIUM = "4.50.0"
+from scripts.lib import venv
+from scripts.lib.engine import REPO_ROOT
+
+ROOT = REPO_ROOT  # the repository, for the tests that use this harness
+REQUIREMENTS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "requirements.txt")
 CHROMIUM = "/usr/bin/chromium"
 CHROMEDRIVER = "/usr/bin/chromedriver"
 FLAGS = [
@@ -41,10 +43,7 @@ FLAGS = [
 
 def bootstrap() -> None:
     """Re-executes the calling script in the venv that has Selenium, making it if needed."""
-    sys.path.insert(0, SCRIPTS)
-    import venv_helper
-
-    venv_helper.reexec_into(os.path.join(SCRIPTS, ".venv-web"), "selenium", SELENIUM)
+    venv.reexec_into(REQUIREMENTS)
 
 
 class _Handler(http.server.SimpleHTTPRequestHandler):

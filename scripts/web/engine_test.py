@@ -1,9 +1,9 @@
-#!/usr/bin/env python3
 """The browser tests of Crownhead's WebAssembly engine: Debian's headless Chromium loads a test
 page (web/test/engine.html) beside web/dist's files, starts the worker as a page would, and each
 check compares what the browser says with the native engine.
 
-    python3 scripts/web/engine_test.py [--dist web/dist] [--native target/release/crownhead] [--full]
+    python3 -m scripts.web.engine_test [--dist web/dist] [--native target/release/crownhead]
+                                       [--full]
 
 Checks, in both variants where it applies: the handshake and load time; a fixed-depth search
 through the worker whose move, score and node count equal native Hub's; the bench positions in
@@ -27,15 +27,14 @@ import sys
 import tempfile
 import time
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from browser import bootstrap  # noqa: E402
+from scripts.lib.engine import Engine
+from scripts.web import browser
 
-bootstrap()
-import browser  # noqa: E402
+browser.bootstrap()
 
 ROOT = browser.ROOT
 START = "Wbbbbbbbbbbbbeeeeeeeewwwwwwwwwwww"
-# lidraughts' ceval parser (ui/ceval, the Scan worker's info lines), as the issue quotes it.
+# lidraughts' ceval parser (ui/ceval, the Scan worker's info lines).
 LIDRAUGHTS_INFO = re.compile(
     r'^info depth=(\d+) mean-depth=\S+ score=(\S+) nodes=(\d+) time=(\S+) '
     r'(?:nps=\S+ )?pv="?([0-9\-xX\s]+)"?')
@@ -49,33 +48,12 @@ def check(ok: bool, what: str) -> None:
         FAILURES.append(what)
 
 
-class NativeHub:
-    """The native engine in Hub mode, line by line."""
-
-    def __init__(self, exe: str) -> None:
-        self.p = subprocess.Popen([exe, "hub"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                  text=True, bufsize=1)
-
-    def send(self, line: str) -> None:
-        assert self.p.stdin
-        self.p.stdin.write(line + "\n")
-        self.p.stdin.flush()
-
-    def until(self, prefix: str) -> tuple[str, list[str]]:
-        assert self.p.stdout
-        skipped = []
-        while True:
-            line = self.p.stdout.readline()
-            if not line:
-                raise RuntimeError(f"native hub ended waiting for {prefix}: {skipped[-3:]}")
-            line = line.rstrip("\n")
-            if line == prefix or line.startswith(prefix + " "):
-                return line, skipped
-            skipped.append(line)
-
-    def close(self) -> None:
-        self.send("quit")
-        self.p.wait(timeout=10)
+def native_hub(exe: str, lines: list[str], until: str) -> tuple[str, list[str]]:
+    """The native engine in Hub mode given `lines`: the first line that is `until` or begins
+    with it, and the lines before it."""
+    with Engine([exe, "hub"]) as n:
+        *skipped, line = n.ask(*lines, until=until, timeout=120)
+    return line, skipped
 
 
 def bench_positions(variant: str, count: int) -> list[str]:
@@ -110,10 +88,7 @@ def handshake(driver, native: str) -> None:
         e.stop();
         return { lines: wait.skipped.concat([wait.line]), ms: ready.t - e.started };
     """)
-    n = NativeHub(native)
-    n.send("hub")
-    wait, skipped = n.until("wait")
-    n.close()
+    wait, skipped = native_hub(native, ["hub"], "wait")
     check(r["lines"] == skipped + [wait], f"handshake lines equal native Hub's ({len(r['lines'])})")
     variant = [line for line in r["lines"] if line.startswith("param name=variant ")]
     check(bool(variant) and "russian" in variant[0] and "english" in variant[0],
@@ -127,15 +102,12 @@ def fixed_depth(driver, native: str, variant: str, depth: int, count: int) -> No
         dialogue = ["hub", f"set-param name=variant value={variant}", "init",
                     f"pos fen={fen}", f"level depth={depth}", "go think"]
         r = worker_lines(driver, dialogue, "done")
-        n = NativeHub(native)
-        for line in dialogue:
-            n.send(line)
-        done, skipped = n.until("done")
-        n.close()
-        last = lambda infos: [l for l in infos if l.startswith(f"info depth={depth} ")][-1:]  # noqa: E731
-        strip = lambda l: re.sub(r" time=\S+ nps=\S+", "", l)  # noqa: E731
-        wasm_info = [strip(l) for l in last(r["skipped"])]
-        native_info = [strip(l) for l in last(skipped)]
+        done, skipped = native_hub(native, dialogue, "done")
+        def last(infos: list[str]) -> list[str]:
+            return [line for line in infos if line.startswith(f"info depth={depth} ")][-1:]
+        strip = lambda line: re.sub(r" time=\S+ nps=\S+", "", line)  # noqa: E731
+        wasm_info = [strip(line) for line in last(r["skipped"])]
+        native_info = [strip(line) for line in last(skipped)]
         same = r["line"] == done and wasm_info == native_info and bool(wasm_info)
         check(same, f"{variant} depth {depth} {fen[:28]}: worker {r['line']} "
                     f"{wasm_info[0][:60] if wasm_info else '-'} / native {done}")
@@ -154,18 +126,18 @@ def bench(driver, native: str, depth: int, hash_mb: int, rounds: int) -> None:
         return [cold[cold.length - 1], await window.bench(depth, hash)];
     """, depth, hash_mb, timeout=600)
     cold, rows = r
-    nps = lambda l: int(re.search(r"NPS: (\d+)", l).group(1))  # noqa: E731
+    nps = lambda line: int(re.search(r"NPS: (\d+)", line).group(1))  # noqa: E731
     cmd = [native, "bench", "--depth", str(depth), "--threads", "1", "--hash", str(hash_mb)]
     nat = subprocess.run(cmd, capture_output=True, text=True, check=True).stdout.splitlines()
-    key = lambda l: re.sub(r"\s\d+ ms\s", " ", l).split()  # noqa: E731 - all but the time
-    wasm_rows = [key(l) for l in rows[:-1]]
-    nat_rows = [key(l) for l in nat[:-1]]
+    key = lambda line: re.sub(r"\s\d+ ms\s", " ", line).split()  # noqa: E731 - all but the time
+    wasm_rows = [key(line) for line in rows[:-1]]
+    nat_rows = [key(line) for line in nat[:-1]]
     check(len(wasm_rows) == len(nat_rows) and len(wasm_rows) >= 30,
           f"bench: {len(wasm_rows)} positions in the browser, {len(nat_rows)} natively")
     differ = [(a, b) for a, b in zip(wasm_rows, nat_rows) if a != b]
     check(not differ, f"bench depth {depth}: every position's move, score and nodes equal "
                       f"native ({differ[:1]})")
-    nodes = lambda l: re.search(r"Nodes: (\d+)", l).group(1)  # noqa: E731
+    nodes = lambda line: re.search(r"Nodes: (\d+)", line).group(1)  # noqa: E731
     check(nodes(rows[-1]) == nodes(nat[-1]), f"bench signature {rows[-1]} / {nat[-1]}")
     browser_nps, native_nps = [nps(rows[-1])], [nps(nat[-1])]
     for _ in range(rounds - 1):
@@ -224,7 +196,8 @@ def stop_latency(driver, variant: str, tries: int) -> None:
     check(r["isolated"], "the test page is cross-origin isolated (SharedArrayBuffer)")
     check(r["pingMs"] is not None and r["pingMs"] < 100,
           f"{variant}: ping during go analyze answered in {r['pingMs']:.1f} ms")
-    check(all(d.startswith("done move=") for d in r["dones"]), f"{variant}: every stop answers done move=")
+    check(all(d.startswith("done move=") for d in r["dones"]),
+          f"{variant}: every stop answers done move=")
     # The median is the engine's; the worst is mostly the operating system's, which on a
     # loaded machine may leave a woken thread without a core for a while (docs/WEB.md).
     check(med < 50 and worst < 250, f"{variant}: stop after 300 ms of go analyze, {tries} tries: "
@@ -237,19 +210,16 @@ def bad_input(driver, native: str) -> None:
              f"pos pos={START} moves=\"21-17 9-13 17-13\"", "level depth=x", "go sideways",
              "pos start", "level depth=1", "go think"]
     r = worker_lines(driver, lines, "done")
-    n = NativeHub(native)
-    for line in lines:
-        n.send(line)
-    done, skipped = n.until("done")
-    n.close()
-    keep = lambda ls: [l for l in ls if not l.startswith("info ")]  # noqa: E731
+    done, skipped = native_hub(native, lines, "done")
+    keep = lambda ls: [line for line in ls if not line.startswith("info ")]  # noqa: E731
     w, nat = keep(r["skipped"] + [r["line"]]), keep(skipped + [done])
-    errors = [l for l in w if l.startswith("error ")]
+    errors = [line for line in w if line.startswith("error ")]
     check(w == nat, f"bad input: the worker's lines equal native Hub's ({len(errors)} errors)")
     check(len(errors) == 7 and "send init first" in errors[0],
           f"bad input: go before init, unknown command, bad FENs, illegal move, bad level, bad go "
           f"answered with one error line each: {errors}")
-    check(any(l.startswith("done move=") for l in w), "after bad input the worker still searches")
+    check(any(line.startswith("done move=") for line in w),
+          "after bad input the worker still searches")
 
 
 def self_play(driver, native: str, variant: str, move_ms: int, max_plies: int) -> None:
@@ -283,7 +253,9 @@ def self_play(driver, native: str, variant: str, move_ms: int, max_plies: int) -
             hubNumber(m.squares[0]) === nums[0] &&
             hubNumber(m.squares[m.squares.length - 1]) === nums[1] &&
             (nums.length === 2 || sorted(m.captured.map(hubNumber)) === sorted(nums.slice(2))));
-          if (match.length === 0) return { error: `no legal move matches ${move} in ${fen}`, played };
+          if (match.length === 0) {
+            return { error: `no legal move matches ${move} in ${fen}`, played };
+          }
           played.push({ fen, text: match[0].text, hub: move });
           game.play(match[0].text);
           hub.push(move);
@@ -326,24 +298,21 @@ def lidraughts(driver) -> None:
         e.stop();
         return { infos, done: done.line, between: done.skipped };
     """, lines, timeout=60)
-    parsed = [LIDRAUGHTS_INFO.match(l) for l in r["infos"]]
+    parsed = [LIDRAUGHTS_INFO.match(line) for line in r["infos"]]
     check(all(parsed), f"lidraughts dialogue: all {len(parsed)} info lines match lidraughts' "
                        f"expression (last: {r['infos'][-1][:90]})")
     depths = [int(m.group(1)) for m in parsed if m]
     check(depths == sorted(depths) and depths[-1] >= 5, f"depths rise: {depths[:3]}..{depths[-1:]}")
     check(re.match(r"^done move=\d+[-x]\d+", r["done"]) is not None, f"stop answers {r['done']}")
     best = parsed[-1].group(5).split()[0] if parsed and parsed[-1] else ""
-    check(all(l.startswith("info") for l in r["between"]) and
-          (r["done"].split()[1] == f"move={best}" or any(l.startswith("info") for l in r["between"])),
+    infos = [line.startswith("info") for line in r["between"]]
+    check(all(infos) and (r["done"].split()[1] == f"move={best}" or any(infos)),
           "done follows the info lines, with the last pv's move")
 
 
 def native_variants(native: str) -> list[str]:
     """The variants the native engine plays, in its order, from its Hub `variant` param."""
-    n = NativeHub(native)
-    n.send("hub")
-    _, lines = n.until("wait")
-    n.close()
+    _, lines = native_hub(native, ["hub"], "wait")
     param = next((line for line in lines if line.startswith("param name=variant ")), "")
     m = re.search(r'values="([^"]*)"', param)
     return m.group(1).split() if m else []
@@ -368,13 +337,15 @@ def rules_api(driver, native: str) -> None:
         out.after = g.fen();
         g.undo();
         try { g.undo(); out.undo = 'accepted'; } catch (e) { out.undo = e.message; }
-        try { new rules.Game('russian', 'W:W99:B1'); out.badFen = 'accepted'; } catch (e) { out.badFen = e.message; }
+        try { new rules.Game('russian', 'W:W99:B1'); out.badFen = 'accepted'; }
+        catch (e) { out.badFen = e.message; }
         const c = new rules.Game('russian', 'W:W22:B18,10');
         out.capture = JSON.parse(c.legalMoves());
         c.play(out.capture[0].text);
         out.over = JSON.parse(c.result());
         out.pdn = c.pdn(JSON.stringify({ White: 'A "quoted" name', Event: 'test' }));
-        out.parsed = JSON.parse(rules.parsePdn(out.pdn + '\\n[GameType "25"]\\n1. c3-d4 c3-d4 *\\n'));
+        out.parsed = JSON.parse(
+          rules.parsePdn(out.pdn + '\\n[GameType "25"]\\n1. c3-d4 c3-d4 *\\n'));
         out.classes = [10, 30, 60, 130].map((loss) => rules.classify('russian', 30, 30 - loss));
         // A lopsided position read and written back in every variant (the mirrored numberings
         // must not mirror it on the way).
@@ -398,7 +369,8 @@ def rules_api(driver, native: str) -> None:
           and r["badFen"] != "accepted", f"Game: play/undo/bad input: {r['illegal']} | "
                                          f"{r['undo']} | {r['badFen']}")
     cap = r["capture"]
-    check(len(cap) == 1 and cap[0]["squares"] == [22, 15, 6] and sorted(cap[0]["captured"]) == [10, 18],
+    check(len(cap) == 1 and cap[0]["squares"] == [22, 15, 6]
+          and sorted(cap[0]["captured"]) == [10, 18],
           f"Game: a double capture's squares and captures: {cap}")
     check(r["over"]["over"] and r["over"]["result"] == "1-0", f"Game.result(): {r['over']}")
     games = r["parsed"]["games"]
@@ -465,7 +437,8 @@ def main() -> int:
             ("rules", lambda d: rules_api(d, args.native)),
             ("fixed-depth", lambda d: [fixed_depth(d, args.native, v, depth, 4 if args.full else 2)
                                        for v in ["russian", "english"]]),
-            ("bench", lambda d: bench(d, args.native, 13 if args.full else 11, 16, 5 if args.full else 3)),
+            ("bench", lambda d: bench(d, args.native, 13 if args.full else 11, 16,
+                                      5 if args.full else 3)),
             ("stop", lambda d: [stop_latency(d, v, 20) for v in ["russian", "english"]]),
             ("bad-input", lambda d: bad_input(d, args.native)),
             ("self-play", lambda d: [self_play(d, args.native, v, 5, 400)

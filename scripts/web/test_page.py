@@ -1,9 +1,8 @@
-#!/usr/bin/env python3
 """The browser tests of Crownhead's page, as a person uses it: the real server
 (`crownhead web --port <free port>`), Debian's headless Chromium, mouse clicks on the board's
 squares and on the page's buttons, keys, typing; every answer checked against the native engine.
 
-    python3 scripts/web/test_page.py [--exe target/release/crownhead] [--shots DIR] [--full]
+    python3 -m scripts.web.test_page [--exe target/release/crownhead] [--shots DIR] [--full]
 
 Checks: the page loads cross-origin isolated with no console errors; in every variant the page
 offers, a whole game against the engine (level beginner) played by clicking squares, each engine
@@ -30,12 +29,10 @@ import sys
 import tempfile
 import time
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from browser import bootstrap  # noqa: E402
+from scripts.web import browser
 
-bootstrap()
-import browser  # noqa: E402
-from selenium.webdriver.common.action_chains import ActionChains  # noqa: E402
+browser.bootstrap()
+# Selenium imports once bootstrap() has made its environment and run this module there.
 from selenium.webdriver.common.actions.action_builder import ActionBuilder  # noqa: E402
 from selenium.webdriver.common.by import By  # noqa: E402
 from selenium.webdriver.common.keys import Keys  # noqa: E402
@@ -83,7 +80,8 @@ def state(driver) -> dict:
                 thinking: S.thinking, moves: S.mainline.map(m => m.text),
                 paths: S.mainline.map(m => m.squares), caps: S.mainline.map(m => m.captured),
                 legal: G.legal(S.game), result: G.result(S.game), ended: S.ended,
-                interactive: c.board.interactive, message: document.getElementById('message').textContent,
+                interactive: c.board.interactive,
+                message: document.getElementById('message').textContent,
                 status: document.getElementById('status').textContent};""")
 
 
@@ -164,7 +162,6 @@ def play_game(driver, exe: str, variant: str, rng: random.Random, max_plies: int
     engine_moves = 0
     human_moves = 0
     multi = 0
-    fens = []  # (fen before, move path) of every engine move
     while True:
         s = wait(driver, lambda s: not s["thinking"] and (s["interactive"] or s["result"]["over"]),
                  "the player's turn", timeout=90)
@@ -189,7 +186,10 @@ def play_game(driver, exe: str, variant: str, rng: random.Random, max_plies: int
     replay = js(driver, """
         const c = window.crownhead, S = c.S, G = c.G;
         const g = G.make(S.variant, S.startFen); const out = [];
-        for (const m of S.mainline) { out.push([G.fen(g), m.squares, m.captured]); G.play(g, m.text); }
+        for (const m of S.mainline) {
+          out.push([G.fen(g), m.squares, m.captured]);
+          G.play(g, m.text);
+        }
         return out;""")
     bad = []
     for fen, squares, captured in replay:
@@ -197,7 +197,8 @@ def play_game(driver, exe: str, variant: str, rng: random.Random, max_plies: int
             engine_moves += 1
             if path_text(squares, captured) not in native_paths(exe, variant, fen):
                 bad.append((fen, path_text(squares, captured)))
-    check(not bad, f"{variant}: all {engine_moves} engine moves legal by the native engine {bad[:2]}")
+    check(not bad,
+          f"{variant}: all {engine_moves} engine moves legal by the native engine {bad[:2]}")
     over = s["result"]["over"]
     check(over, f"{variant}: a whole game by clicking, {s['n']} plies ({human_moves} clicked, "
           f"{multi} multi-captures), ended: {s['result']['result']} ({s['result']['reason']})")
@@ -220,8 +221,9 @@ def multi_capture(driver, exe: str, variant: str, rng: random.Random) -> None:
           if (!m) continue;
           const movers = new Set(legal.map(x => x.squares[0]));
           if (movers.size > 1) continue;  // the other man must be one that cannot move
+          const last = (s) => s[s.length - 1];
           const same = legal.filter(x => x.squares[0] === m.squares[0] &&
-                                        x.squares[x.squares.length - 1] === m.squares[m.squares.length - 1]);
+                                         last(x.squares) === last(m.squares));
           if (same.length === 1) return [fen, m.squares[0], m.squares[m.squares.length - 1]];
         }
         return null;""", fens)
@@ -246,7 +248,8 @@ def multi_capture(driver, exe: str, variant: str, rng: random.Random) -> None:
               f"{variant}: trying a piece that cannot capture shows the compulsory capture "
               f"({forced} squares marked: {s['message']!r})")
     click_square(driver, piece)
-    targets = js(driver, "return [...document.querySelectorAll('#board .target')].map(t => +t.dataset.square);")
+    targets = js(driver, "return [...document.querySelectorAll('#board .target')]"
+                         ".map(t => +t.dataset.square);")
     check(final in targets, f"{variant}: the capture's final square is shown as a target {targets}")
     click_square(driver, final)
     s = state(driver)
@@ -270,7 +273,8 @@ def bad_setups(driver, variant: str) -> None:
     select(driver, "color", "both")
     click(driver, "new")
     before = state(driver)
-    for fen, what in [("W:W21-32:Bxyz", "a bad FEN"), ("W:W21-32:B1-12,21", "a square given to both sides")]:
+    for fen, what in [("W:W21-32:Bxyz", "a bad FEN"),
+                      ("W:W21-32:B1-12,21", "a square given to both sides")]:
         set_fen(driver, fen)
         s = state(driver)
         check(s["fen"] == before["fen"] and s["message"].startswith("Not set"),
@@ -334,7 +338,8 @@ def same_ending_captures(driver, variant: str, rng: random.Random) -> None:
     click_square(driver, want["squares"][0])
     click_square(driver, want["squares"][-1])
     s = state(driver)
-    marked = js(driver, "return [...document.querySelectorAll('#board .target.between')].map(t => +t.dataset.square);")
+    marked = js(driver, "return [...document.querySelectorAll('#board .target.between')]"
+                        ".map(t => +t.dataset.square);")
     check(s["n"] == 0 and "in between" in s["message"] and distinct[0] in marked,
           f"{variant}: {fen}: {len(pair)} captures end on one square: the page asks for a square "
           f"in between ({s['message']!r}, marks {marked})")
@@ -426,13 +431,15 @@ def analysis_panel(driver, shots: str) -> None:
           await new Promise(r => setTimeout(r, 100));
         }""", timeout=30)
     # The lines are redrawn at every report: read them in one go in the page.
-    texts = js(driver, "return [...document.querySelectorAll('#lines li')].map(li => li.textContent);")
+    texts = js(driver,
+               "return [...document.querySelectorAll('#lines li')].map(li => li.textContent);")
     check(len(texts) == 3 and all("depth" in t for t in texts),
           f"analysis shows three lines: {texts}")
     bar = driver.find_element(By.ID, "evalfill").get_attribute("style")
     check("height" in bar, f"the evaluation bar is set ({bar})")
     js(driver, "window.scrollTo(0, 0);")
-    driver.find_element(By.CSS_SELECTOR, ".board-area").screenshot(os.path.join(shots, "page-play.png"))
+    board = driver.find_element(By.CSS_SELECTOR, ".board-area")
+    board.screenshot(os.path.join(shots, "page-play.png"))
     driver.find_element(By.ID, "analysis").screenshot(os.path.join(shots, "page-lines.png"))
     driver.save_screenshot(os.path.join(shots, "page.png"))
     from selenium.common.exceptions import StaleElementReferenceException
@@ -460,17 +467,20 @@ def play_options(driver) -> None:
     s = wait(driver, lambda s: s["n"] == 2 and s["interactive"], "the engine's reply")
     click(driver, "takeback")
     s = state(driver)
-    check(s["n"] == 0 and s["side"] == "white", f"take back removes the reply and the move ({s['n']} left)")
+    check(s["n"] == 0 and s["side"] == "white",
+          f"take back removes the reply and the move ({s['n']} left)")
     click(driver, "draw")
     s = wait(driver, lambda s: "draw" in s["message"], "the answer to a draw offer", timeout=20)
-    check("accepts" in s["message"] or "declines" in s["message"], f"a draw offer is answered: {s['message']}")
+    check("accepts" in s["message"] or "declines" in s["message"],
+          f"a draw offer is answered: {s['message']}")
     if "declines" in s["message"]:
         click(driver, "resign")
         s = state(driver)
         res = driver.find_element(By.ID, "result").text
         check(s["ended"] and s["ended"]["result"] == "0-1" and "resigned" in res,
               f"resigning ends the game: {res}")
-    levels = [o.get_attribute("value") for o in driver.find_elements(By.CSS_SELECTOR, "#level option")]
+    options = driver.find_elements(By.CSS_SELECTOR, "#level option")
+    levels = [o.get_attribute("value") for o in options]
     check(levels[0] == "beginner" and levels[-1] == "full" and len(levels) >= 5,
           f"the levels offered are the engine's: {levels}")
 
@@ -528,7 +538,8 @@ def main() -> int:
             fit = js(driver, """const r = document.getElementById('board').getBoundingClientRect();
                 return [Math.round(r.width), innerWidth, document.documentElement.scrollWidth];""")
             check(fit[0] >= 250 and fit[0] <= fit[1] and fit[2] <= fit[1] + 1,
-                  f"at phone width the board fits: board {fit[0]} px, window {fit[1]}, page {fit[2]}")
+                  f"at phone width the board fits: board {fit[0]} px, window {fit[1]}, "
+                  f"page {fit[2]}")
             errors = [e for e in browser.console(driver) if e.get("level") == "SEVERE"]
             check(not errors, f"no console errors {errors[:3]}")
     finally:

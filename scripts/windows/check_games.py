@@ -1,4 +1,3 @@
-#!/usr/bin/env python3
 """Judge games played by a Windows build of Crownhead with the Linux engine.
 
 Reads the games that ``cbhost.exe`` (the DLL test host) printed, or (``--pdn``) a PDN file that
@@ -15,20 +14,21 @@ line has one); a game that ended with ``draw`` must be over in the Linux engine'
 (``Result: 1/2-1/2``), one that ended with ``no-move`` must leave the side to move without
 a legal move, and a PDN game (which CheckerBoard ended) must be over.
 
-Usage: check_games.py LOG [--engine target/release/crownhead] [--pdn GAMETYPE] [--expect N]
+Usage, from the repository root:
+    python3 -m scripts.windows.check_games LOG [--engine target/release/crownhead]
+        [--pdn GAMETYPE] [--expect N]
 Prints one line per game and "N passed, N failed"; exit status 0 only when every game passed.
 """
 
 from __future__ import annotations
 
 import argparse
-import os
 import re
-import subprocess
 import sys
 from typing import List, Optional, Tuple
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from scripts.lib.engine import RELEASE_BINARY, Engine
+
 VARIANTS = {"21": "english", "25": "russian"}
 
 
@@ -57,7 +57,8 @@ def read_pdn(path: str, gametype: str) -> List[Game]:
         body = re.sub(r"\{[^}]*\}", " ", body)
         g = Game(gt, start)
         for token in body.split():
-            if re.fullmatch(r"\d+\.+", token) or token in ("*", "1-0", "0-1", "1/2-1/2", "2-0", "0-2", "1-1"):
+            results = ("*", "1-0", "0-1", "1/2-1/2", "2-0", "0-2", "1-1")
+            if re.fullmatch(r"\d+\.+", token) or token in results:
                 continue
             token = re.sub(r"^\d+\.+", "", token)
             if token:
@@ -87,62 +88,11 @@ def read_games(path: str) -> List[Game]:
     return games
 
 
-class Engine:
-    """The Linux engine over the UCI-style protocol, one command and its answer at a time."""
-
-    def __init__(self, path: str, variant: str) -> None:
-        self.proc = subprocess.Popen(
-            [path],
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.DEVNULL,
-            text=True,
-        )
-        self.ask(["uci"], "uciok")
-        self.ask([f"setoption name Variant value {variant}", "isready"], "readyok")
-
-    def ask(self, commands: List[str], until: str) -> List[str]:
-        assert self.proc.stdin and self.proc.stdout
-        for c in commands:
-            self.proc.stdin.write(c + "\n")
-        self.proc.stdin.flush()
-        lines = []
-        while True:
-            line = self.proc.stdout.readline()
-            if not line:
-                raise RuntimeError("the engine exited")
-            line = line.rstrip("\n")
-            if line == until:
-                return lines
-            lines.append(line)
-
-    def show(self, start: str, moves: List[str]) -> Tuple[List[str], dict]:
-        """Errors and the `d` fields after the moves from `start`."""
-        cmd = f"position fen {start}" + (" moves " + " ".join(moves) if moves else "")
-        lines = self.ask([cmd, "d", "isready"], "readyok")
-        errors = [l for l in lines if l.startswith("info string error")]
-        fields = {}
-        for l in lines:
-            key, sep, value = l.partition(": ")
-            if sep and key in ("FEN", "Result", "Variant") or key.startswith("Legal moves"):
-                fields[key.split(" (")[0]] = value
-        return errors, fields
-
-    def close(self) -> None:
-        try:
-            assert self.proc.stdin
-            self.proc.stdin.write("quit\n")
-            self.proc.stdin.close()
-        except (BrokenPipeError, OSError):
-            pass
-        self.proc.wait(timeout=10)
-
-
 def judge(engine_path: str, game: Game) -> Tuple[bool, str]:
     variant = VARIANTS.get(game.gametype)
     if variant is None:
         return False, f"gametype {game.gametype} is not one Crownhead plays"
-    engine = Engine(engine_path, variant)
+    engine = Engine.uci(engine_path, variant=variant)
     try:
         played: List[str] = []
         fields: dict = {}
@@ -173,9 +123,7 @@ def judge(engine_path: str, game: Game) -> Tuple[bool, str]:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[1])
     parser.add_argument("log")
-    parser.add_argument(
-        "--engine", default=os.path.join(ROOT, "target", "release", "crownhead")
-    )
+    parser.add_argument("--engine", default=RELEASE_BINARY)
     parser.add_argument("--expect", type=int, default=1, help="fewest games the log must hold")
     parser.add_argument(
         "--pdn",

@@ -118,7 +118,7 @@ for variant in english russian; do
     [ -f "$run/game.pdn" ] && mv "$run/game.pdn" "$out/$variant.pdn"
     check $rc "$variant: CheckerBoard played an engine game to its end (cbdrive exit $rc)"
     if [ -f "$out/$variant.pdn" ]; then
-        python3 "$root/scripts/windows/check_games.py" "$out/$variant.pdn" --pdn $gametype |
+        (cd "$root" && python3 -m scripts.windows.check_games "$out/$variant.pdn" --pdn $gametype) |
             sed 's/^/  /' | tee "$out/$variant-judged.log"
         grep -q '^  1 passed, 0 failed' "$out/$variant-judged.log"
         check $? "$variant: every move of CheckerBoard's PDN right in the Linux engine"

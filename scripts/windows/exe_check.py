@@ -1,4 +1,3 @@
-#!/usr/bin/env python3
 """Check a Windows crownhead.exe (run under Wine) against the Linux build, side by side.
 
 * dialogues of both protocols (UCI-style and Hub): handshake, fixed-depth searches with one
@@ -11,9 +10,10 @@
 * ``bench``: the same node signature; with ``--bench-runs N`` also both builds' speed, run
   alternately N times, as medians and their ratio (``--min-ratio`` makes a slow one fail).
 
-Usage:
-    exe_check.py --windows crownhead.exe --linux target/release/crownhead [--runner wine]
-                 [--perft-depth 9] [--bench-runs 5 --min-ratio 0.85]
+Usage, from the repository root:
+    python3 -m scripts.windows.exe_check --windows crownhead.exe
+        [--linux target/release/crownhead] [--runner wine] [--perft-depth 9]
+        [--bench-runs 5 --min-ratio 0.85]
 Prints "ok - ..." / "FAIL - ..." lines and "N passed, N failed"; exit status 0 when all passed.
 """
 
@@ -26,11 +26,11 @@ import shlex
 import statistics
 import subprocess
 import sys
-import threading
 import time
-from typing import List, Optional
+from typing import List, Optional, Tuple
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from scripts.lib.engine import RELEASE_BINARY, Engine, EngineError
+from scripts.lib.engine import REPO_ROOT as ROOT
 
 # Fields that measure time, not the search: left out of the comparison.
 TIMING = re.compile(
@@ -90,7 +90,7 @@ DIALOGUES = {
 
 
 def normalise(text: str) -> List[str]:
-    return [TIMING.sub(r"\1\2*", l.rstrip("\r")) for l in text.splitlines()]
+    return [TIMING.sub(r"\1\2*", line.rstrip("\r")) for line in text.splitlines()]
 
 
 class Checks:
@@ -123,57 +123,28 @@ def dialogues(c: Checks, win: List[str], lin: List[str]) -> None:
     for name, lines in DIALOGUES.items():
         stdin = "\n".join(lines) + "\n"
         w = normalise(run(win, stdin))
-        l = normalise(run(lin, stdin))
-        first = next((i for i, (a, b) in enumerate(zip(w, l)) if a != b), None)
-        if first is None and len(w) != len(l):
-            first = min(len(w), len(l))
-        errors = sum(1 for x in l if "error" in x)
-        nodes = [x for x in l if re.search(r"\bnodes[ =]\d", x)]
+        on_linux = normalise(run(lin, stdin))
+        first = next((i for i, (a, b) in enumerate(zip(w, on_linux)) if a != b), None)
+        if first is None and len(w) != len(on_linux):
+            first = min(len(w), len(on_linux))
+        errors = sum(1 for x in on_linux if "error" in x)
+        nodes = [x for x in on_linux if re.search(r"\bnodes[ =]\d", x)]
         last = nodes[-1] if nodes else ""
         m = re.search(r"\bnodes[ =](\d+)", last)
-        detail = f"{len(l)} lines, {errors} errors" + (f", nodes {m.group(1)}" if m else "")
-        if not c.check(first is None and len(l) > 3, f"{name}: as on Linux ({detail})"):
-            print(f"  line {first}: windows {w[first:first + 1]} linux {l[first:first + 1]}")
+        detail = f"{len(on_linux)} lines, {errors} errors" + (f", nodes {m.group(1)}" if m else "")
+        if not c.check(first is None and len(on_linux) > 3, f"{name}: as on Linux ({detail})"):
+            print(f"  line {first}: windows {w[first:first + 1]} linux {on_linux[first:first + 1]}")
 
 
-class Live:
-    """An engine talked to line by line, its output read by a thread."""
-
-    def __init__(self, cmd: List[str]) -> None:
-        self.proc = subprocess.Popen(
-            cmd,
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.DEVNULL,
-            text=True,
-            bufsize=1,
-        )
-        self.lines: List[str] = []
-        self.cond = threading.Condition()
-        threading.Thread(target=self._read, daemon=True).start()
-
-    def _read(self) -> None:
-        assert self.proc.stdout
-        for line in self.proc.stdout:
-            with self.cond:
-                self.lines.append(line.rstrip("\r\n"))
-                self.cond.notify_all()
-
-    def send(self, line: str) -> None:
-        assert self.proc.stdin
-        self.proc.stdin.write(line + "\n")
-        self.proc.stdin.flush()
-
-    def wait_for(self, prefix: str, timeout: float) -> Optional[float]:
-        """Seconds until a line starting with `prefix` came, or None."""
-        start = time.monotonic()
-        with self.cond:
-            while not any(l.startswith(prefix) for l in self.lines):
-                left = timeout - (time.monotonic() - start)
-                if left <= 0:
-                    return None
-                self.cond.wait(left)
-        return time.monotonic() - start
+def waited(e: Engine, prefix: str, timeout: float) -> Tuple[Optional[float], List[str]]:
+    """Seconds until a line `prefix` came (None if none came within `timeout`), and the lines
+    read meanwhile."""
+    start = time.monotonic()
+    try:
+        lines = e.read_until(prefix, timeout)
+    except EngineError:
+        return None, []
+    return time.monotonic() - start, lines
 
 
 def stopping(c: Checks, win: List[str]) -> None:
@@ -181,16 +152,14 @@ def stopping(c: Checks, win: List[str]) -> None:
         ("UCI", ["uci", "isready"], "go infinite", "stop", "bestmove"),
         ("Hub", ["hub", "init"], "go analyze", "stop", "done"),
     ]:
-        e = Live(win)
-        for l in setup:
-            e.send(l)
-        ready = e.wait_for("readyok" if proto == "UCI" else "ready", 60)
-        e.send("pos start" if proto == "Hub" else "position startpos")
-        e.send(go)
+        e = Engine(win)
+        e.send(*setup)
+        ready, _ = waited(e, "readyok" if proto == "UCI" else "ready", 60)
+        e.send("pos start" if proto == "Hub" else "position startpos", go)
         time.sleep(1.0)
-        searching = len(e.lines)
+        searching = len(e.drain())
         e.send(stop_word)
-        took = e.wait_for(answer, 10)
+        took, _ = waited(e, answer, 10)
         # Usually a few ms; the bound leaves room for a busy machine (514 ms was seen once at a
         # load average of 17 on 2 cores), while an engine that ignored `stop` would never answer.
         c.check(
@@ -201,13 +170,7 @@ def stopping(c: Checks, win: List[str]) -> None:
         )
         e.send(go)
         time.sleep(0.5)
-        e.send("quit")
-        try:
-            e.proc.wait(timeout=10)
-            code = e.proc.returncode
-        except subprocess.TimeoutExpired:
-            e.proc.kill()
-            code = None
+        code = e.close("quit", timeout=10)
         c.check(code == 0, f"{proto}: 'quit' during a search ends the process (exit {code})")
 
 
@@ -231,11 +194,11 @@ def perft(c: Checks, win: List[str], lin: List[str], depth: int) -> None:
         start = time.monotonic()
         w = nodes_of(run(win + args))
         took = time.monotonic() - start
-        l = nodes_of(run(lin + args))
+        linux = nodes_of(run(lin + args))
         ref = reference_perft(variant, depth)
         c.check(
-            w is not None and w == l and w in ref,
-            f"perft {depth} {variant}: windows {w}, linux {l}, docs/RULES.md {'/'.join(ref)}"
+            w is not None and w == linux and w in ref,
+            f"perft {depth} {variant}: windows {w}, linux {linux}, docs/RULES.md {'/'.join(ref)}"
             f" ({took:.1f} s under the runner)",
         )
 
@@ -273,7 +236,7 @@ def bench(c: Checks, win: List[str], lin: List[str], runs: int, min_ratio: float
 def main() -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     p.add_argument("--windows", required=True, help="crownhead.exe")
-    p.add_argument("--linux", default=os.path.join(ROOT, "target", "release", "crownhead"))
+    p.add_argument("--linux", default=RELEASE_BINARY)
     p.add_argument("--runner", default="wine", help="what runs a Windows program ('' for none)")
     p.add_argument("--perft-depth", type=int, default=9)
     p.add_argument("--bench-runs", type=int, default=1)

@@ -50,7 +50,7 @@ pub struct BuildOptions {
     pub only: Option<Material>,
     /// With `only`: build that material's pair alone, reading just the slices its moves lead
     /// to, which must be on disk already (`EgtbError::Missing` otherwise). A cluster builds each
-    /// pair as its own task once its dependencies are done (scripts/cluster.py); without this,
+    /// pair as its own task once its dependencies are done (scripts/tools/cluster); without this,
     /// each task would read and check every slice below it, and keep them all in memory.
     pub exact: bool,
 }

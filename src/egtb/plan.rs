@@ -1,5 +1,5 @@
 //! The build plan as data, for tools outside the engine (the cluster driver,
-//! `scripts/clusterlib/egtbjob.py`, through `crownhead egtb plan --json`): every pair of slices
+//! `scripts/tools/cluster/egtbjob.py`, through `crownhead egtb plan --json`): every pair of slices
 //! up to N pieces in build order, each with its slices' sizes and the pairs its moves lead to.
 //! It is read from `material::build_order` and `build::dependencies`, the very order and
 //! dependencies `crownhead egtb build` uses, so no other program need re-derive them.

@@ -1,5 +1,5 @@
 //! The learned evaluation: a small network fitted to self-play games by
-//! `scripts/train_net.py` (docs/TRAINING.md). `weights` reads and checks a trainer's file;
+//! `scripts/training/train_net.py` (docs/TRAINING.md). `weights` reads and checks a trainer's file;
 //! `view` is the side to move's view of a position that the model reads; `network` computes
 //! the evaluation; `library` holds the weights the engine plays with (embedded in the binary).
 

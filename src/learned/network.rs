@@ -1,5 +1,5 @@
-//! The learned evaluation's model: a small neural network, as `scripts/train_net.py` fits it
-//! (its docstring is the reference). 128 inputs (our men, their men, our kings, their kings, a
+//! The learned evaluation's model: a small neural network, as `scripts/training/train_net.py` fits
+//! it (its docstring is the reference). 128 inputs (our men, their men, our kings, their kings, a
 //! square each, from the side to move's view: `view.rs`), two hidden layers of 64 and 32 units
 //! clipped to 0..1, one output; beside it a linear weight per input.
 //!

@@ -1,4 +1,4 @@
-//! The learned evaluation's weights file, as `scripts/train_net.py` writes it: `CHEV`, the
+//! The learned evaluation's weights file, as `scripts/training/train_net.py` writes it: `CHEV`, the
 //! version (1), the variant (0 russian, 1 english), a flags byte (bit 0: the network is a
 //! correction added to the hand-written evaluation; bit 1: the weights are a network, set in
 //! every file this engine reads), a zero byte, the logistic scale K (f32), the number of
@@ -153,7 +153,7 @@ impl fmt::Display for WeightsError {
             WeightsError::PatternTables => write!(
                 f,
                 "{refused}: pattern-table weights, a model this engine no longer plays (fit a \
-                 network with scripts/train_net.py)"
+                 network with scripts/training/train_net.py)"
             ),
             WeightsError::WrongLength {
                 actual,

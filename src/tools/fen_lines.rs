@@ -33,9 +33,12 @@ pub struct EvaluateArgs {
     /// russian, english, brazilian, pool, italian, spanish or czech.
     #[arg(long, default_value = "russian")]
     pub variant: Variant,
-    /// A weights file written by scripts/train_net.py.
+    /// A weights file written by scripts/training/train_net.py.
     #[arg(long)]
     pub weights: Option<String>,
+    /// Print the hand-written evaluation term by term, one JSON object a line.
+    #[arg(long, conflicts_with = "weights")]
+    pub json: bool,
 }
 
 /// Runs `crownhead moves`.
@@ -70,6 +73,11 @@ pub fn moves(args: MovesArgs) -> Result<(), String> {
 /// Runs `crownhead evaluate`: the learned evaluation of a weights file, or the hand-written one.
 pub fn evaluate(args: EvaluateArgs) -> Result<(), String> {
     let variant = args.variant;
+    if args.json {
+        return each_fen_line(variant, |pos| {
+            eval::handwritten::evaluate_json(variant, pos)
+        });
+    }
     let Some(path) = args.weights else {
         return each_fen_line(variant, |pos| {
             eval::evaluate(variant, pos, EvalChoice::HandWritten).to_string()

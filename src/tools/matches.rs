@@ -2,7 +2,7 @@
 //! is played twice with colours swapped (game 2k: the first engine has White; game 2k+1: Black),
 //! openings taken in file order and cycled. `--first-game N` plays games N onwards of that
 //! sequence, the same games with the same rounds as in a longer match: how a cluster driver
-//! (scripts/cluster.py) splits a match into one task per opening.
+//! (scripts/tools/cluster) splits a match into one task per opening.
 //!
 //! `--concurrency K` runs K games at once, each worker thread with its own pair of engine
 //! processes; an engine that failed is restarted before its next game. A progress line is

@@ -175,7 +175,7 @@ mod tests {
     }
 
     /// The numbers of tests/data/match_stats.txt, which the cluster driver's Python statistics
-    /// (scripts/clusterlib/stats.py) are checked against too: both programs agree.
+    /// (scripts/tools/cluster/stats.py) are checked against too: both programs agree.
     #[test]
     fn the_shared_table_of_counts_and_numbers() {
         let text = include_str!("../../tests/data/match_stats.txt");

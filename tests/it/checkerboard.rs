@@ -1,6 +1,6 @@
 //! The CheckerBoard engine API end to end, through the exported C functions themselves
 //! (`getmove`, `enginecommand`, `islegal`) as a host calls them, with raw pointers and a
-//! second thread; scripts/checkerboard_host.py does the same through the built shared library.
+//! second thread; scripts/ci/checkerboard_host.py does the same through the built shared library.
 //! The functions share one session per process, so the tests take turns.
 
 use crate::common::SLACK;
@@ -157,7 +157,7 @@ fn playnow_from_another_thread_stops_the_search_and_commands_are_answered_meanwh
     let returned = Instant::now();
     let (get, set, answered_in, pressed) = host.join().unwrap();
     let latency = returned - pressed;
-    // At once: SLACK bounds it (scripts/checkerboard_games.py measures the latency).
+    // At once: SLACK bounds it (scripts/ci/checkerboard_games.py measures the latency).
     assert!(latency < SLACK, "stopped {latency:?} after playnow");
     assert!(
         c.elapsed < Duration::from_millis(300) + SLACK,

@@ -326,8 +326,9 @@ fn three_kings_do_not_beat_the_main_road() {
 }
 
 /// English two kings against one: the lengths of the shortest forced wins that
-/// `scripts/kings_ending.py` (an independent retrograde solver in Python, written from RULES.md)
-/// gives in `tests/it/endgames.rs`, in plies to the capture of the last king, which is our distance.
+/// `scripts/oracles/kings_ending.py` (an independent retrograde solver in Python, written from
+/// RULES.md) gives in `tests/it/endgames.rs`, in plies to the capture of the last king, which is
+/// our distance.
 #[test]
 fn distances_agree_with_the_python_kings_ending_solver() {
     let cases = [

@@ -3,9 +3,9 @@
 //! docs/RULES.md ends the game.
 //!
 //! Every start position is a forced win by theory, and the length of the shortest forced win
-//! against the best defence was computed by `scripts/kings_ending.py`, an exhaustive retrograde
-//! solver written from docs/RULES.md alone (no code shared with Crownhead). For russian it
-//! applies the 5-move rules (7.2.7 lone king on the main road; 7.2.8 in the smaller endings a
+//! against the best defence was computed by `scripts/oracles/kings_ending.py`, an exhaustive
+//! retrograde solver written from docs/RULES.md alone (no code shared with Crownhead). For russian
+//! it applies the 5-move rules (7.2.7 lone king on the main road; 7.2.8 in the smaller endings a
 //! capture leads to); the 15-move rule is then met when the win takes at most 15 moves of the
 //! strong side. The lengths are given with each position, in plies and in moves of the strong side.
 

@@ -1,7 +1,7 @@
 //! The reader keeps control while the engine works: a long `perft` answers `isready` and ends on
 //! `stop` or `quit`; the search threads are started once and parked between searches; with far
 //! more threads than cores the move still comes from a real search. Nothing here is timed: the
-//! time use and stop latency are measured by `scripts/time_use.py`.
+//! time use and stop latency are measured by `scripts/tools/time_use.py`.
 
 use crate::common;
 

@@ -107,7 +107,7 @@ fn stop_ends_an_infinite_search_at_once() {
     // A position whose every line ends at once, so that the search is soon just waiting for
     // `stop`: this sees the protocol layer's reaction, not a search iteration. The median of five
     // is bounded by SLACK only (a loaded machine may take that long); the latency itself, a few
-    // milliseconds, is measured by `scripts/time_use.py --what stop`.
+    // milliseconds, is measured by `python3 -m scripts.tools.time_use --what stop`.
     e.send("position fen W:W22:B18");
     let mut times = Vec::new();
     for _ in 0..5 {

@@ -68,9 +68,9 @@ fn a_repetition_forced_inside_the_tree_is_a_draw() {
     // 27 would land on 19 and 23), so Black's only moves are 32-28 and back; White's king can
     // only wander over 1-9 and 11. No capture or man move can ever happen, so the material
     // never changes and nobody can lose: a draw by repetition (the 40-move rule is 80 plies
-    // away), although Black is a man up. `scripts/reachable_moves.py english FEN` (pydraughts)
-    // confirms it: 20 reachable positions, no capture, Black's moves only 28-32 and 32-28.
-    // With White to move (a man down), White repeats; with Black to move, Black cannot avoid
+    // away), although Black is a man up. `python3 -m scripts.oracles.reachable_moves english FEN`
+    // (pydraughts) confirms it: 20 reachable positions, no capture, Black's moves only 28-32 and
+    // 32-28. With White to move (a man down), White repeats; with Black to move, Black cannot avoid
     // it. The search must see the repetition in its tree and score exactly 0; its first
     // iteration is too shallow for that and gives the material.
     let fen = "WK7,19,21,22,23,24,25,26,27:BK32,10,12,13,14,15,16,17,18,20";
@@ -119,8 +119,8 @@ fn thin_material_is_searched_not_assumed_drawn() {
     assert_eq!(out.best.map(|m| m.from().number()), Some(30));
     // One english king can catch another that stands next to the single corner, by driving it
     // into the corner and taking the opposition (14-10 3-8 10-7 8-3 7-11 3-8 11x4).
-    // `scripts/forced_win.py english W:WK14:BK3 9` (pydraughts): 14-10 and 14-18 win in 7
-    // plies, 14-9 and 14-17 do not win within 9.
+    // `python3 -m scripts.oracles.forced_win english W:WK14:BK3 9` (pydraughts): 14-10 and 14-18
+    // win in 7 plies, 14-9 and 14-17 do not win within 9.
     let game = Game::from_fen(Variant::English, "W:WK14:BK3").unwrap();
     let (out, _) = search(&game, depth(10), small());
     assert!(out.score.0 > Score::WIN_THRESHOLD, "{:?}", out.score);

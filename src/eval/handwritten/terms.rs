@@ -12,7 +12,7 @@ use crate::position::Position;
 use crate::variant::Rules;
 
 /// The terms of the evaluation, in the order `evaluate_terms` lists them (tools such as
-/// `scripts/tune.py` read them by position: keep new terms at the end).
+/// `scripts/training/tune.py` read them by position: keep new terms at the end).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Term {
     /// Men and kings at their worth.

@@ -1,6 +1,6 @@
 //! The weights of the evaluation, one table per variant: what a tuning pass changes
-//! (`scripts/tune.py`; how each was fitted: docs/TUNING.md). The tables the search reads are
-//! built from these at compile time (`tables.rs`).
+//! (`scripts/training/tune.py`; how each was fitted: docs/TUNING.md). The tables the search
+//! reads are built from these at compile time (`tables.rs`).
 
 /// The weights of one variant's evaluation, in centi-men.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -55,7 +55,8 @@ pub struct Weights {
     pub chase: i32,
 }
 
-/// The russian weights, fitted to self-play games by `scripts/tune.py` (how: docs/TUNING.md).
+/// The russian weights, fitted to self-play games by `scripts/training/tune.py` (how:
+/// docs/TUNING.md).
 pub const RUSSIAN: Weights = Weights {
     man: 100,
     king: 250,
@@ -88,8 +89,8 @@ pub const RUSSIAN: Weights = Weights {
     chase: 6,
 };
 
-/// The english weights, fitted to self-play games by `scripts/tune.py` (how: docs/TUNING.md);
-/// the main road is no english term and stays zero.
+/// The english weights, fitted to self-play games by `scripts/training/tune.py` (how:
+/// docs/TUNING.md); the main road is no english term and stays zero.
 pub const ENGLISH: Weights = Weights {
     man: 100,
     king: 140,

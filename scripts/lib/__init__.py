@@ -1,0 +1,2 @@
+"""Helpers the scripts share: `engine` (a crownhead process over its text protocols) and `venv`
+(virtual environments from the requirements files)."""

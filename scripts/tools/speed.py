@@ -1,0 +1,102 @@
+"""The engine's speed figures, as medians of several runs (these machines are shared).
+
+    python3 -m scripts.tools.speed [--runs N] [--binary PATH] [--depth D]
+                                   [--what nps,threads,perft]
+
+- nps:     `crownhead bench` on one thread; the median of the NPS on its last line, and the
+           node signature (which must be the same in every run).
+- threads: `crownhead bench --depth D` with one thread and with two, runs interleaved; the
+           median time of each (the bench's own search time, the sum of its per-position
+           times) and their ratio, the figure the 2-thread target is about.
+- perft:   english perft 12 leaves per second and russian perft 10 time, on one thread.
+
+Builds nothing: run `cargo build --release` first (or pass --binary).
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+import resource
+import statistics
+import subprocess
+import sys
+import time
+
+from scripts.lib.engine import RELEASE_BINARY as DEFAULT_BINARY
+
+TOTAL = re.compile(r"^Nodes: (\d+)\s+NPS: (\d+)")
+
+
+def cpu_seconds() -> float:
+    r = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return r.ru_utime + r.ru_stime
+
+
+def bench(binary: str, args: list[str]) -> tuple[int, int, float, float]:
+    """Runs the bench; returns (nodes, nps, search seconds, CPU seconds). The bench times its
+    searches only (not the table clears between positions), so nodes / nps is that search time.
+    The CPU seconds are the whole process's, clears included; on a virtual machine whose host is
+    busy (steal time) they vary less than the wall clock."""
+    before = cpu_seconds()
+    out = subprocess.run([binary, "bench", *args], capture_output=True, text=True, check=True)
+    cpu = cpu_seconds() - before
+    for line in out.stdout.splitlines():
+        t = TOTAL.match(line)
+        if t:
+            nodes, nps = int(t.group(1)), int(t.group(2))
+            return nodes, nps, nodes / max(nps, 1), cpu
+    sys.exit(f"no 'Nodes:' line in the bench output:\n{out.stdout}")
+
+
+def timed(cmd: list[str]) -> float:
+    start = time.perf_counter()
+    subprocess.run(cmd, capture_output=True, check=True)
+    return time.perf_counter() - start
+
+
+def main() -> None:
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
+    p.add_argument("--runs", type=int, default=5)
+    p.add_argument("--binary", default=DEFAULT_BINARY)
+    # 15: about half a second on one thread; a shallower run is too short to time.
+    p.add_argument("--depth", type=int, default=15, help="bench depth for the thread ratio")
+    p.add_argument("--what", default="nps,threads,perft")
+    a = p.parse_args()
+    what = set(a.what.split(","))
+
+    if "nps" in what:
+        runs = [bench(a.binary, ["--threads", "1"]) for _ in range(a.runs)]
+        signatures = {r[0] for r in runs}
+        nps = [r[1] for r in runs]
+        print(f"bench: signature Nodes: {', '.join(map(str, sorted(signatures)))}"
+              f"{'' if len(signatures) == 1 else '  (NOT REPRODUCIBLE)'}")
+        print(f"bench: median {statistics.median(nps) / 1e6:.2f} Mnps over {a.runs} runs "
+              f"(range {min(nps) / 1e6:.2f}-{max(nps) / 1e6:.2f})")
+        per_cpu = [r[0] / r[3] for r in runs]
+        print(f"bench: median {statistics.median(per_cpu) / 1e6:.2f} M nodes per CPU second "
+              f"(range {min(per_cpu) / 1e6:.2f}-{max(per_cpu) / 1e6:.2f}; table clears included)")
+
+    if "threads" in what:
+        one, two = [], []
+        for _ in range(a.runs):
+            one.append(bench(a.binary, ["--depth", str(a.depth), "--threads", "1"])[2])
+            two.append(bench(a.binary, ["--depth", str(a.depth), "--threads", "2"])[2])
+        m1, m2 = statistics.median(one), statistics.median(two)
+        print(f"threads: depth {a.depth}, median search time 1 thread {m1:.2f} s, "
+              f"2 threads {m2:.2f} s, ratio {m2 / m1:.2f} over {a.runs} runs each")
+        print(f"threads: 1-thread times {[round(t, 2) for t in one]}, "
+              f"2-thread times {[round(t, 2) for t in two]}")
+
+    if "perft" in what:
+        eng = [timed([a.binary, "perft", "--variant", "english", "--depth", "12",
+                      "--threads", "1"]) for _ in range(a.runs)]
+        rus = [timed([a.binary, "perft", "--variant", "russian", "--depth", "10",
+                      "--threads", "1"]) for _ in range(a.runs)]
+        leaves = 388_617_999  # english perft 12 from the start (docs/RULES.md, distinct moves)
+        print(f"perft: english 12 median {leaves / statistics.median(eng) / 1e6:.0f} M leaves/s "
+              f"({statistics.median(eng):.2f} s); russian 10 median {statistics.median(rus):.3f} s")
+
+
+if __name__ == "__main__":
+    main()
