@@ -17,7 +17,7 @@ use std::sync::Arc;
 /// The bench positions, `variant;fen` per line, `#` comments.
 pub const BENCH_POSITIONS: &str = include_str!("../../positions/bench.txt");
 
-/// The default bench depth: about 2.4 M nodes, a fraction of a second in a release build. A
+/// The default bench depth: about 2.2 M nodes, a fraction of a second in a release build. A
 /// shallower run is too short for a steady speed figure.
 pub const DEFAULT_DEPTH: u32 = 13;
 

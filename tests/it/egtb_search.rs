@@ -176,7 +176,7 @@ fn three_kings_holding_the_main_road_convert_in_russian() {
 }
 
 #[test]
-#[ignore = "a 5-piece slice build: seconds in release; run by .ci/run"]
+#[ignore = "a 5-piece slice build: seconds in release; run by .ci/run --full"]
 fn three_kings_convert_against_two_in_english() {
     let dir = built(Variant::English, "0,3,0,2");
     let base = Tablebase::new(&dir, Variant::English);
@@ -214,7 +214,7 @@ fn check_database_move(dir: &std::path::Path, variant: Variant, fen: &str) {
 }
 
 #[test]
-#[ignore = "slice builds with men: seconds in release; run by .ci/run"]
+#[ignore = "slice builds with men: seconds in release; run by .ci/run --full"]
 fn the_search_plays_the_database_move_in_the_bench_endings() {
     // positions/bench.txt's endings of up to 4 pieces, each with the slices it needs.
     let cases = [

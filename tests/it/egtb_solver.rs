@@ -215,8 +215,9 @@ fn agrees_with_the_naive_solver(variant: Variant, pieces: u32) {
 }
 
 // Up to 3 pieces in the default run (a second); up to 4 pieces, every position of both
-// variants, takes about 25 s a variant on two cores (mostly the naive solver's hash lookups),
-// so it is run on demand: `cargo test --release --test egtb_solver -- --ignored`.
+// variants, takes about 16 s a variant on two cores (mostly the naive solver's hash lookups),
+// so it is run on demand, as `.ci/run --full` does:
+// `cargo test --release --test it egtb_solver -- --ignored`.
 
 #[test]
 fn english_agrees_with_the_naive_solver_to_3_pieces() {
@@ -229,13 +230,13 @@ fn russian_agrees_with_the_naive_solver_to_3_pieces() {
 }
 
 #[test]
-#[ignore = "about 25 s a variant; run with --ignored in release"]
+#[ignore = "about 16 s a variant; run with --ignored in release"]
 fn english_agrees_with_the_naive_solver_to_4_pieces() {
     agrees_with_the_naive_solver(Variant::English, 4);
 }
 
 #[test]
-#[ignore = "about 25 s a variant; run with --ignored in release"]
+#[ignore = "about 16 s a variant; run with --ignored in release"]
 fn russian_agrees_with_the_naive_solver_to_4_pieces() {
     agrees_with_the_naive_solver(Variant::Russian, 4);
 }
