@@ -74,9 +74,7 @@ pub fn moves(args: MovesArgs) -> Result<(), String> {
 pub fn evaluate(args: EvaluateArgs) -> Result<(), String> {
     let variant = args.variant;
     if args.json {
-        return each_fen_line(variant, |pos| {
-            eval::handwritten::evaluate_json(variant, pos)
-        });
+        return each_fen_line(variant, |pos| hand_written_json(variant, pos));
     }
     let Some(path) = args.weights else {
         return each_fen_line(variant, |pos| {
@@ -90,6 +88,23 @@ pub fn evaluate(args: EvaluateArgs) -> Result<(), String> {
     each_fen_line(variant, |pos| {
         crate::with_rules!(variant, R => learned.model_eval::<R>(pos)).to_string()
     })
+}
+
+/// The hand-written evaluation by term as one line of JSON, for tools that read the terms
+/// rather than parse a table: `{"total":T,"terms":{"material":M,...}}`, side to move's view,
+/// the terms in the evaluation's order with a dead draw's cancelling term last, their values
+/// summing to `total`. The names are the evaluation's own and need no escaping.
+fn hand_written_json(variant: Variant, pos: &Position) -> String {
+    let terms = eval::explain(variant, pos, EvalChoice::HandWritten);
+    let total: i32 = terms.iter().map(|(_, v)| v).sum();
+    let fields: Vec<String> = terms
+        .iter()
+        .map(|(name, v)| {
+            debug_assert!(!name.contains(['"', '\\']), "{name}");
+            format!("\"{name}\":{v}")
+        })
+        .collect();
+    format!("{{\"total\":{total},\"terms\":{{{}}}}}", fields.join(","))
 }
 
 /// Answers each FEN line of stdin with one line: `answer` of the position, or an error. Lines
@@ -129,4 +144,35 @@ fn each_fen_line(
         out.flush().map_err(|e| e.to_string())?;
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::notation::fen::parse_fen;
+
+    #[test]
+    fn the_json_breakdown_lists_every_term_and_the_total() {
+        // Two kings against one in russian: a dead draw, so the material lead is cancelled.
+        let pos = parse_fen("W:WK29,K30:BK4").unwrap();
+        let json = hand_written_json(Variant::Russian, &pos);
+        assert!(
+            json.starts_with("{\"total\":0,\"terms\":{\"material\":250,"),
+            "{json}"
+        );
+        let terms = eval::explain(Variant::Russian, &pos, EvalChoice::HandWritten);
+        let (last, rest) = terms.split_last().expect("terms");
+        assert_eq!(last.0, "dead draw");
+        let mut at = 0;
+        for (name, _) in rest {
+            let found = json[at..].find(&format!("\"{name}\":"));
+            at += found.unwrap_or_else(|| panic!("{name} missing or out of order: {json}"));
+        }
+        let rest: i32 = rest.iter().map(|(_, v)| v).sum();
+        assert!(rest >= 250, "{json}");
+        assert!(
+            json.ends_with(&format!(",\"dead draw\":{}}}}}", -rest)),
+            "{json}"
+        );
+    }
 }

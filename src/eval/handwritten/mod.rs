@@ -89,25 +89,6 @@ pub fn evaluate_terms(variant: Variant, pos: &Position) -> Vec<(&'static str, i3
     out
 }
 
-/// `evaluate_terms` as one line of JSON, for tools that read the terms rather than parse a
-/// table (`crownhead evaluate --json`): `{"total":T,"terms":{"material":M,...}}`, side to
-/// move's view, the terms in `Term` order with a dead draw's cancelling term last, their
-/// values summing to `total`. The names are this module's own and need no escaping.
-// Only `crownhead evaluate --json` (the command line, absent from a library-only build) writes it.
-#[cfg_attr(not(feature = "cli"), allow(dead_code))]
-pub fn evaluate_json(variant: Variant, pos: &Position) -> String {
-    let terms = evaluate_terms(variant, pos);
-    let total: i32 = terms.iter().map(|(_, v)| v).sum();
-    let fields: Vec<String> = terms
-        .iter()
-        .map(|(name, v)| {
-            debug_assert!(!name.contains(['"', '\\']), "{name}");
-            format!("\"{name}\":{v}")
-        })
-        .collect();
-    format!("{{\"total\":{total},\"terms\":{{{}}}}}", fields.join(","))
-}
-
 #[cfg(test)]
 mod tests {
     use super::weights::RUSSIAN;
@@ -163,32 +144,6 @@ mod tests {
                 .unwrap();
             assert!(evaluate(variant, &up) > 50);
         }
-    }
-
-    #[test]
-    fn the_json_breakdown_lists_every_term_and_the_total() {
-        // Two kings against one in russian: a dead draw, so the material lead is cancelled.
-        let pos = parse_fen("W:WK29,K30:BK4").unwrap();
-        let json = evaluate_json(Variant::Russian, &pos);
-        assert!(
-            json.starts_with("{\"total\":0,\"terms\":{\"material\":250,"),
-            "{json}"
-        );
-        let mut at = 0;
-        for term in Term::ALL {
-            let found = json[at..].find(&format!("\"{}\":", term.name()));
-            at +=
-                found.unwrap_or_else(|| panic!("{} missing or out of order: {json}", term.name()));
-        }
-        let rest: i32 = evaluate_terms(Variant::Russian, &pos)[..Term::COUNT]
-            .iter()
-            .map(|(_, v)| v)
-            .sum();
-        assert!(rest >= 250, "{json}");
-        assert!(
-            json.ends_with(&format!(",\"dead draw\":{}}}}}", -rest)),
-            "{json}"
-        );
     }
 
     #[test]
