@@ -1,4 +1,4 @@
-//! PDN 3.0 game files: reading many games from one text (tags, `GameType` 21 or 25, `FEN`
+//! PDN 3.0 game files: reading many games from one text (tags, any variant's `GameType`, `FEN`
 //! setups, moves in numeric or algebraic notation, comments kept per move, variations skipped,
 //! results) and writing them back. Reading is tolerant of real files (see `lexer`), and every
 //! move is checked by `Game`, so an illegal move gives a `PdnError` naming the game, the move
@@ -145,7 +145,7 @@ pub enum PdnProblem {
     },
     /// The `FEN` tag could not be read.
     Fen(FenError),
-    /// A `GameType` other than 21 (english) or 25 (russian).
+    /// A `GameType` that names no variant the engine plays.
     GameType(String),
 }
 
@@ -180,8 +180,9 @@ impl fmt::Display for PdnError {
             PdnProblem::Fen(e) => write!(f, ": {e}"),
             PdnProblem::GameType(t) => write!(
                 f,
-                ": unsupported GameType {} (expected 21 english or 25 russian)",
-                crate::notation::quote::quote(t)
+                ": unsupported GameType {} (expected one of {})",
+                crate::notation::quote::quote(t),
+                Variant::game_types()
             ),
         }
     }

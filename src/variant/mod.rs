@@ -170,6 +170,15 @@ impl Variant {
         Variant::ALL.map(Variant::name).join(sep)
     }
 
+    /// Every variant's `GameType` number and name (`21 english, 25 russian, ...`): the list an
+    /// error about a PDN file's `GameType` gives.
+    pub fn game_types() -> String {
+        let mut all = Variant::ALL;
+        all.sort_by_key(|v| v.game_type());
+        all.map(|v| format!("{} {}", v.game_type(), v.name()))
+            .join(", ")
+    }
+
     /// The PDN `GameType` number.
     pub const fn game_type(self) -> u32 {
         match self {

@@ -119,6 +119,12 @@ fn bad_tags_are_errors_not_panics() {
         bad[1].as_ref().unwrap_err().problem,
         PdnProblem::Fen(_)
     ));
+    // The GameType error lists every variant's number, so that a user sees which ones to use.
+    let message = bad[0].as_ref().unwrap_err().to_string();
+    for variant in Variant::ALL {
+        let named = format!("{} {}", variant.game_type(), variant.name());
+        assert!(message.contains(&named), "{named} missing from: {message}");
+    }
     for junk in [
         "",
         "[",

@@ -88,9 +88,9 @@ class Report:
     lost: int
 
 
-# Solver time per position and core: 227 s for the 146 M positions of 2 to 5 pieces on 2 cores
-# (docs/EGTB.md, English), 3.1 core-microseconds; Russian was faster (193 s).
-CORE_US_PER_POSITION = 3.1
+# Solver time per position and core: the 6-piece builds of docs/EGTB.md (2.57 G positions each,
+# 1,786 s of CPU for English, 1,919 s for Russian): 0.70-0.75 core-microseconds, 0.72 taken.
+CORE_US_PER_POSITION = 0.72
 
 
 def project(max_pieces: int, nodes: int, cores: int,
