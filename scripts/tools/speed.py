@@ -1,7 +1,7 @@
 """The engine's speed figures, as medians of several runs (these machines are shared).
 
     python3 -m scripts.tools.speed [--runs N] [--binary PATH] [--depth D]
-                                   [--what nps,threads,perft]
+                                   [--what nps,threads,perft,variants] [--instructions]
 
 - nps:     `crownhead bench` on one thread; the median of the NPS on its last line, and the
            node signature (which must be the same in every run).
@@ -9,6 +9,11 @@
            median time of each (the bench's own search time, the sum of its per-position
            times) and their ratio, the figure the 2-thread target is about.
 - perft:   english perft 12 leaves per second and russian perft 10 time, on one thread.
+- variants: every variant's perft 11 from its start position on one thread (runs interleaved,
+           medians of leaves per second) and its ratio to russian's, the figure the newer
+           variants' speed is judged by; with --instructions, also each one's instructions per
+           leaf of perft 10 under callgrind, which another program's load cannot move (slow:
+           about a minute in all).
 
 Builds nothing: run `cargo build --release` first (or pass --binary).
 """
@@ -55,13 +60,61 @@ def timed(cmd: list[str]) -> float:
     return time.perf_counter() - start
 
 
+VARIANTS = ["russian", "english", "brazilian", "pool", "italian", "spanish", "czech"]
+LEAVES = re.compile(r"^Nodes: (\d+)")
+CALLGRIND = ("valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null")
+
+
+def perft_leaves(binary: str, variant: str, depth: int,
+                 prefix: tuple[str, ...] = ()) -> tuple[int, float, str]:
+    """Runs perft; returns (leaves, wall seconds, stderr)."""
+    start = time.perf_counter()
+    out = subprocess.run([*prefix, binary, "perft", "--variant", variant, "--depth", str(depth),
+                          "--threads", "1"], capture_output=True, text=True, check=True)
+    seconds = time.perf_counter() - start
+    for line in out.stdout.splitlines():
+        m = LEAVES.match(line)
+        if m:
+            return int(m.group(1)), seconds, out.stderr
+    sys.exit(f"no 'Nodes:' line in the perft output:\n{out.stdout}")
+
+
+def variant_speeds(binary: str, runs: int, instructions: bool) -> None:
+    """The `variants` figures: perft 11 leaves per second, and instructions per leaf."""
+    speeds: dict[str, list[float]] = {v: [] for v in VARIANTS}
+    leaves: dict[str, int] = {}
+    for _ in range(runs):
+        for v in VARIANTS:
+            n, seconds, _ = perft_leaves(binary, v, 11)
+            leaves[v] = n
+            speeds[v].append(n / seconds)
+    base = statistics.median(speeds["russian"])
+    for v in VARIANTS:
+        m = statistics.median(speeds[v])
+        print(f"variants: {v:9} perft 11 {leaves[v]:>11,} leaves, median {m / 1e6:.0f} M leaves/s "
+              f"over {runs} runs, {m / base:.2f} of russian")
+    if instructions:
+        per_leaf = {}
+        for v in VARIANTS:
+            # callgrind prints "Collected : N" (instructions executed) on stderr.
+            n, _, err = perft_leaves(binary, v, 10, CALLGRIND)
+            total = int(re.search(r"Collected : (\d+)", err).group(1))
+            per_leaf[v] = total / n
+        for v in VARIANTS:
+            print(f"variants: {v:9} perft 10 {per_leaf[v]:.1f} instructions a leaf, "
+                  f"{per_leaf['russian'] / per_leaf[v]:.2f} of russian's speed")
+
+
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
     p.add_argument("--runs", type=int, default=5)
     p.add_argument("--binary", default=DEFAULT_BINARY)
     # 15: about half a second on one thread; a shallower run is too short to time.
     p.add_argument("--depth", type=int, default=15, help="bench depth for the thread ratio")
-    p.add_argument("--what", default="nps,threads,perft")
+    p.add_argument("--what", default="nps,threads,perft",
+                   help="any of nps, threads, perft, variants (comma-separated)")
+    p.add_argument("--instructions", action="store_true",
+                   help="variants: also count instructions under callgrind")
     a = p.parse_args()
     what = set(a.what.split(","))
 
@@ -96,6 +149,9 @@ def main() -> None:
         leaves = 388_617_999  # english perft 12 from the start (docs/RULES.md, distinct moves)
         print(f"perft: english 12 median {leaves / statistics.median(eng) / 1e6:.0f} M leaves/s "
               f"({statistics.median(eng):.2f} s); russian 10 median {statistics.median(rus):.3f} s")
+
+    if "variants" in what:
+        variant_speeds(a.binary, a.runs, a.instructions)
 
 
 if __name__ == "__main__":
