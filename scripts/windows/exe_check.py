@@ -36,6 +36,8 @@ from scripts.lib.engine import REPO_ROOT as ROOT
 TIMING = re.compile(
     r"\b(time|nps|Time|Leaves/s|NPS|hashfull)([ =:]+)[0-9.]+( s)?"
 )
+# The default database directory that the suggestion to build databases names: the platform's.
+DATABASE_DIR = re.compile(r"^(info string no endgame databases for \S+ in ).*?(: `)")
 
 DIALOGUES = {
     "UCI english, depth 12": [
@@ -90,7 +92,8 @@ DIALOGUES = {
 
 
 def normalise(text: str) -> List[str]:
-    return [TIMING.sub(r"\1\2*", line.rstrip("\r")) for line in text.splitlines()]
+    return [DATABASE_DIR.sub(r"\1*\2", TIMING.sub(r"\1\2*", line.rstrip("\r")))
+            for line in text.splitlines()]
 
 
 class Checks:

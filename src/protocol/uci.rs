@@ -272,6 +272,11 @@ impl Uci {
                 moves_to_go,
             });
         }
+        if !engine.searching() {
+            if let Some(hint) = engine.database_hint() {
+                out.line(&format!("info string {hint}"));
+            }
+        }
         let reporter = reporter(out.clone(), default_style(engine.settings.variant));
         engine.go(limits, ponder, reporter)
     }

@@ -1,4 +1,4 @@
-//! The search with endgame databases (issue 23, stage 2): the databases are built by the binary
+//! The search with endgame databases: the databases are built by the binary
 //! (`crownhead egtb build --material`, only the slices each test needs), the protocol takes them
 //! through `EGTBPath`, and the engine converts won endings against the databases' best defence
 //! within the draw rules of docs/RULES.md, which `Game` applies.
@@ -318,6 +318,51 @@ fn engine(input: &str, xdg: &std::path::Path) -> String {
         .unwrap();
     let out = child.wait_with_output().unwrap();
     String::from_utf8(out.stdout).unwrap()
+}
+
+#[test]
+fn a_search_without_databases_suggests_building_them_once_per_variant() {
+    let built_dir = built(Variant::English, "0,2,0,1");
+    let xdg = PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("egtb-hint-{}", std::process::id()));
+    let hints = |out: &str| -> Vec<String> {
+        out.lines()
+            .filter(|l| l.contains("egtb build"))
+            .map(String::from)
+            .collect()
+    };
+    // Each `stop` lets the next command wait for the search before it instead of refusing.
+    let two_variants = "uci\nposition startpos\ngo depth 1\nstop\ngo depth 1\nstop\n\
+                        setoption name Variant value english\nposition startpos\ngo depth 1\n";
+
+    // Nothing in the default directory: one line for each variant, at its first search.
+    let out = engine(two_variants, &xdg);
+    let said = hints(&out);
+    assert_eq!(said.len(), 2, "{out}");
+    for (line, variant) in said.iter().zip(["russian", "english"]) {
+        assert!(
+            line.starts_with("info string no endgame databases for "),
+            "{line}"
+        );
+        let command = format!("`crownhead egtb build --variant {variant} --pieces 5`");
+        assert!(line.contains(&command), "{line}");
+        assert!(line.contains(&xdg.join("crownhead").join("egtb").display().to_string()));
+    }
+
+    // English's databases in the default directory: only russian is told.
+    let default = xdg.join("crownhead").join("egtb").join("english");
+    std::fs::create_dir_all(&default).unwrap();
+    for f in std::fs::read_dir(built_dir.join("english")).unwrap() {
+        let f = f.unwrap().path();
+        std::fs::copy(&f, default.join(f.file_name().unwrap())).unwrap();
+    }
+    let said = hints(&engine(two_variants, &xdg));
+    assert_eq!(said.len(), 1, "{said:?}");
+    assert!(said[0].contains("--variant russian"), "{said:?}");
+
+    // A path the user chose (here `off`): the choice is made, nothing is suggested.
+    let input = format!("uci\nsetoption name EGTBPath value off\n{two_variants}");
+    assert_eq!(hints(&engine(&input, &xdg)), Vec::<String>::new());
 }
 
 #[test]

@@ -320,7 +320,8 @@ fn searchmoves_restricts_the_root_and_mate_ends_at_the_win() {
     e.send("position startpos");
     e.send("go depth 6 searchmoves a3-b4 g3-h4");
     let lines = e.until(|l| l.starts_with("bestmove "));
-    for l in &lines {
+    // (`info string` lines are messages, such as the endgame databases' suggestion, not lines.)
+    for l in lines.iter().filter(|l| !l.starts_with("info string ")) {
         let first = l
             .split(" pv ")
             .nth(1)
