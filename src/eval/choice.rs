@@ -9,8 +9,9 @@ use std::sync::Arc;
 /// Which evaluation plays.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub enum EvalChoice {
-    /// The variant's best, as measured. Today that is the learned evaluation in both variants:
-    /// each network beat the hand-written evaluation in a match (docs/TRAINING.md). It is a
+    /// The variant's best, as measured. Today that is the learned evaluation where a variant
+    /// has a network (`learned::network_source`): each beat the hand-written evaluation in a
+    /// match (docs/TRAINING.md); the hand-written evaluation elsewhere. It is a
     /// word of its own so that GUIs and scripts that leave it alone keep playing the best when
     /// a variant's measured best changes.
     #[default]
@@ -100,7 +101,7 @@ mod tests {
 
     #[test]
     fn handwritten_never_has_weights_and_learned_has_the_embedded_ones() {
-        for variant in [Variant::English, Variant::Russian] {
+        for variant in Variant::ALL {
             assert!(EvalChoice::HandWritten.learned(variant).is_none());
             assert_eq!(
                 EvalChoice::Learned.learned(variant).is_some(),
@@ -109,8 +110,9 @@ mod tests {
         }
         assert!(EvalChoice::Learned.learned(Variant::English).is_some());
         assert!(EvalChoice::Learned.learned(Variant::Russian).is_some());
-        // Each variant's network won its match against the hand-written evaluation.
-        for variant in [Variant::English, Variant::Russian] {
+        // Each of these variants' networks won its match against the hand-written evaluation
+        // (brazilian plays russian's).
+        for variant in [Variant::English, Variant::Russian, Variant::Brazilian] {
             assert!(EvalChoice::Auto.learned(variant).is_some(), "{variant}");
         }
     }

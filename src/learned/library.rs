@@ -10,32 +10,46 @@ use crate::variant::Variant;
 use std::path::Path;
 use std::sync::{Arc, OnceLock};
 
-/// The embedded weights of each variant, if it has any (see docs/TRAINING.md for how they were
-/// made and the match that admitted them).
-fn embedded_bytes(variant: Variant) -> Option<&'static [u8]> {
+/// The variant whose embedded network plays `variant` by default: its own where it has one,
+/// else one fitted to positions enough like its own to have won a match against the
+/// hand-written evaluation in it (docs/TRAINING.md), else none (the hand-written evaluation
+/// plays).
+pub fn network_source(variant: Variant) -> Option<Variant> {
     match variant {
-        Variant::English => Some(include_bytes!("english.weights")),
-        Variant::Russian => Some(include_bytes!("russian.weights")),
-        // No network fitted yet: the hand-written evaluation plays (docs/TRAINING.md).
+        Variant::English | Variant::Russian => Some(variant),
+        // The Russian board, men and flying kings; only which capture must be taken, and a man
+        // crowned mid-capture, differ: positions are valued alike.
+        Variant::Brazilian => Some(Variant::Russian),
         _ => None,
     }
 }
 
-/// Per variant (indexed by `Variant::file_code`): the embedded weights, once checked and built.
+/// The embedded weights fitted to `variant`'s own games, if it has any (docs/TRAINING.md says
+/// how they were made and the match that admitted them).
+fn embedded_bytes(variant: Variant) -> Option<&'static [u8]> {
+    match variant {
+        Variant::English => Some(include_bytes!("english.weights")),
+        Variant::Russian => Some(include_bytes!("russian.weights")),
+        _ => None,
+    }
+}
+
+/// Per variant (indexed by `Variant::file_code`): its embedded weights, once checked and built.
 static EMBEDDED: [OnceLock<Option<Arc<Learned>>>; Variant::ALL.len()] =
     [const { OnceLock::new() }; Variant::ALL.len()];
 
-/// The embedded learned evaluation of `variant`; `None` if the variant has none (or, which a
-/// test rules out, they are damaged: then the error is logged and the hand-written evaluation
-/// plays).
+/// The embedded learned evaluation that plays `variant` (`network_source`); `None` if there
+/// is none (or, which a test rules out, the weights are damaged: then the error is logged and
+/// the hand-written evaluation plays).
 pub fn learned_for(variant: Variant) -> Option<Arc<Learned>> {
-    EMBEDDED[usize::from(variant.file_code())]
+    let source = network_source(variant)?;
+    EMBEDDED[usize::from(source.file_code())]
         .get_or_init(|| {
-            let bytes = embedded_bytes(variant)?;
-            Weights::parse(bytes, variant)
+            let bytes = embedded_bytes(source)?;
+            Weights::parse(bytes, source)
                 .and_then(Learned::new)
                 .map(Arc::new)
-                .map_err(|e| log::error!("embedded {variant} weights: {e}"))
+                .map_err(|e| log::error!("embedded {source} weights: {e}"))
                 .ok()
         })
         .clone()
@@ -68,13 +82,27 @@ mod tests {
     #[test]
     fn the_embedded_weights_load_for_their_variant() {
         for variant in [Variant::English, Variant::Russian] {
-            if let Some(bytes) = embedded_bytes(variant) {
-                let w = Weights::parse(bytes, variant)
-                    .and_then(Learned::new)
-                    .unwrap_or_else(|e| panic!("embedded {variant} weights: {e}"));
-                assert_eq!(w.weights.variant, variant);
-                assert!(learned_for(variant).is_some());
+            let bytes = embedded_bytes(variant).expect("embedded weights");
+            let w = Weights::parse(bytes, variant)
+                .and_then(Learned::new)
+                .unwrap_or_else(|e| panic!("embedded {variant} weights: {e}"));
+            assert_eq!(w.weights.variant, variant);
+            assert!(learned_for(variant).is_some_and(|l| *l == w));
+        }
+    }
+
+    #[test]
+    fn a_variant_without_its_own_network_plays_its_source_or_none() {
+        for variant in Variant::ALL {
+            match network_source(variant) {
+                Some(source) => {
+                    let plays = learned_for(variant).expect("a network");
+                    assert_eq!(plays.weights.variant, source, "{variant}");
+                    assert!(embedded_bytes(source).is_some(), "{variant} from {source}");
+                }
+                None => assert!(learned_for(variant).is_none(), "{variant}"),
             }
         }
+        assert_eq!(network_source(Variant::Brazilian), Some(Variant::Russian));
     }
 }
