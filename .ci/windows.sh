@@ -11,12 +11,15 @@
 # of 7 alternate runs), clippy and the unit tests for Windows, the release archives (scripts/release.sh,
 # unpacked and run), and the real CheckerBoard (checkerboard_wine.sh) when CHECKERBOARD_SRC
 # names a folder of its source.
+# --install-only installs the default run's toolchains and stops (.ci/provision.sh).
 # Needs target/release/crownhead (the Linux engine, the judge): built here if missing.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 start=$SECONDS
 full=0
+install_only=0
 [ "${1:-}" = --full ] && full=1
+[ "${1:-}" = --install-only ] && install_only=1
 
 echo "== Windows: toolchains (Debian's mingw-w64 and wine, rustup's windows-gnu targets)"
 packages="gcc-mingw-w64-x86-64 binutils-mingw-w64-x86-64 wine wine64 python3"
@@ -42,6 +45,7 @@ if [ $full = 1 ] && ! dpkg -s wine32:i386 >/dev/null 2>&1; then
 fi
 rustup target add $targets >/dev/null 2>&1 || echo "(rustup could not add $targets)"
 echo "toolchains ready after $((SECONDS - start)) s"
+[ $install_only = 1 ] && exit 0
 
 [ -x target/release/crownhead ] || cargo build --release
 # shellcheck source=../scripts/windows/wine_env.sh
