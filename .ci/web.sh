@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # CI step: Crownhead in the browser. Installs Debian's chromium and chromium-driver if missing,
-# builds web/dist with scripts/build_web.sh (the wasm32 target and the pinned wasm-bindgen CLI
-# come with it), builds the native engine the checks compare with, and runs the browser checks
-# (scripts/web/engine_test.py, run as a module; with --full, deeper searches and longer games).
+# builds web/dist with scripts/build_web.sh (the wasm32 target and npm's wasm-opt come with it;
+# the JavaScript module is written by hand, so no bindings generator is compiled), builds the
+# native engine the checks compare with, and runs the browser checks (scripts/web/engine_test.py,
+# run as a module; with --full, deeper searches and longer games).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 start=$(date +%s)

@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
-# Builds Crownhead for the browser from a fresh clone: the wasm32 target and the wasm-bindgen
-# CLI (pinned to the version of the wasm-bindgen crate in web/engine/Cargo.toml, installed
-# under web/.tools) if missing, then the engine crate (web/engine/) as WebAssembly, its
-# JavaScript glue and the worker script, all into web/dist/. The last line printed is that
-# folder's path. Everything in web/dist/ is made here from the sources; nothing is hand-edited.
+# Builds Crownhead for the browser from a fresh clone: the wasm32 target if missing, then the
+# engine crate (web/engine/) as WebAssembly, optimised by Binaryen's wasm-opt, beside its
+# JavaScript module and the worker script, all into web/dist/. The JavaScript module
+# (web/engine/crownhead_web.js) is written by hand against the crate's exports, so no bindings
+# generator is installed: a fresh CI machine builds the crate and nothing else. The last line
+# printed is the folder's path. Everything in web/dist/ is copied or made here from the sources;
+# nothing is hand-edited there.
 set -euo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -17,29 +19,13 @@ if command -v rustup >/dev/null 2>&1; then
     fi
 fi
 
-# The CLI must be the crate's exact version: their generated glue and the wasm must agree.
-version=$(sed -n 's/^wasm-bindgen = "=\([0-9.]*\)".*/\1/p' web/engine/Cargo.toml)
-if [ -z "$version" ]; then
-    echo "build_web.sh: no pinned wasm-bindgen version in web/engine/Cargo.toml" >&2
-    exit 1
-fi
-bindgen="$tools/bin/wasm-bindgen"
-if ! { [ -x "$bindgen" ] && [ "$("$bindgen" --version)" = "wasm-bindgen $version" ]; }; then
-    echo "build_web.sh: installing wasm-bindgen-cli $version into $tools" >&2
-    # --locked uses the CLI's own lock file; when a registry mirror lacks one of its exact
-    # versions, the newest compatible ones are taken (the CLI itself stays at $version).
-    # --debug: an unoptimised CLI compiles in well under half the time (172 s of CPU here
-    # against several minutes), and it only rewrites one small .wasm, in a second or two.
-    cargo install wasm-bindgen-cli --version "=$version" --root "$tools" --locked --debug >&2 ||
-        cargo install wasm-bindgen-cli --version "=$version" --root "$tools" --debug >&2
-fi
-
 # From the crate's folder, so that its .cargo/config.toml (SIMD) applies.
 (cd web/engine && cargo build --release --locked --target wasm32-unknown-unknown >&2)
 rm -rf "$dist"
 mkdir -p "$dist"
-"$bindgen" --target web --no-typescript --out-dir "$dist" --out-name crownhead_web \
-    web/engine/target/wasm32-unknown-unknown/release/crownhead_web.wasm
+# The names the worker and pages load (crownhead_web_bg.wasm is the name wasm-bindgen gave it).
+cp web/engine/target/wasm32-unknown-unknown/release/crownhead_web.wasm "$dist/crownhead_web_bg.wasm"
+cp web/engine/crownhead_web.js "$dist/"
 # Binaryen's optimiser (npm's build of it, pinned) makes the engine about a third faster in V8
 # and 12% smaller; it keeps every value, so searches are unchanged (the browser tests check the
 # bench's node counts against the native engine's).

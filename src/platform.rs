@@ -3,15 +3,63 @@
 //! protocol layer read one clock and ask one question, and a native build is unchanged.
 //!
 //! In the browser `std::time::Instant` panics and `std::thread::spawn` fails, so the clock is
-//! `web-time`'s (the page's `performance.now()`), and the search runs on the caller's thread:
-//! the worker's own, with no pool, no coordinator and no sleeping.
+//! the page's `performance.now()`, imported from the host (`browser_clock`), and the search
+//! runs on the caller's thread: the worker's own, with no pool, no coordinator and no sleeping.
 
+/// A monotonic instant: `std`'s natively, the browser's `performance.now()` in WebAssembly.
+#[cfg(target_arch = "wasm32")]
+pub use browser_clock::Instant;
 /// A monotonic instant: `std`'s natively, the browser's `performance.now()` in WebAssembly.
 #[cfg(not(target_arch = "wasm32"))]
 pub use std::time::Instant;
-/// A monotonic instant: `std`'s natively, the browser's `performance.now()` in WebAssembly.
+
+/// The browser's clock, as the one function the library imports from its host: `now` in the
+/// import module `crownhead`, the milliseconds of `performance.now()` (web/engine's JavaScript
+/// module passes it). An import of our own rather than a crate that binds `performance.now()`
+/// through wasm-bindgen: then the built `.wasm` needs no bindings generator to run.
 #[cfg(target_arch = "wasm32")]
-pub use web_time::Instant;
+mod browser_clock {
+    use std::ops::Add;
+    use std::time::Duration;
+
+    #[link(wasm_import_module = "crownhead")]
+    extern "C" {
+        /// Milliseconds since the page's time origin, monotonic (`performance.now()`).
+        fn now() -> f64;
+    }
+
+    /// A point in time: the time since the page's time origin.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+    pub struct Instant(Duration);
+
+    impl Instant {
+        /// The current time.
+        pub fn now() -> Instant {
+            // SAFETY: the import takes nothing and returns a number; the host gives any f64,
+            // and a value that is no time (negative, NaN, infinite) reads as the origin.
+            let ms = unsafe { now() };
+            Instant(Duration::try_from_secs_f64(ms / 1000.0).unwrap_or(Duration::ZERO))
+        }
+
+        /// The time from `earlier` to this instant, zero if `earlier` is later (as `std`'s).
+        pub fn duration_since(&self, earlier: Instant) -> Duration {
+            self.0.saturating_sub(earlier.0)
+        }
+
+        /// The time since this instant.
+        pub fn elapsed(&self) -> Duration {
+            Instant::now().duration_since(*self)
+        }
+    }
+
+    impl Add<Duration> for Instant {
+        type Output = Instant;
+
+        fn add(self, d: Duration) -> Instant {
+            Instant(self.0.saturating_add(d))
+        }
+    }
+}
 
 /// Whether the search may start threads of its own. Without them the search runs on the
 /// caller's thread, and a stop reaches it through the control's outside signals

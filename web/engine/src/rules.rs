@@ -1,7 +1,7 @@
 //! The rules for a page's main thread: the variants, where each square is drawn, a game to
 //! play moves in and take them back, its result, PDN in and out, and a move's class by its
-//! loss. Everything comes from the engine's library; answers are JSON strings and errors are
-//! thrown as a JavaScript `Error` carrying the library's own message.
+//! loss. Everything comes from the engine's library; answers are JSON strings, and errors the
+//! library's own message, which the JavaScript module throws as an `Error` (exports.rs).
 
 use crate::json;
 use crownhead::bitboard::{Color, Square};
@@ -11,15 +11,16 @@ use crownhead::notation::SquareStyle;
 use crownhead::pdn::{parse_pdn, PdnGame};
 use crownhead::search::Score;
 use crownhead::variant::Variant;
-use wasm_bindgen::prelude::*;
 
-/// A JavaScript `Error` with `message`.
-fn error(message: impl std::fmt::Display) -> JsError {
-    JsError::new(&message.to_string())
+/// An error: its message, as the page is shown it.
+pub type Error = String;
+
+fn error(message: impl std::fmt::Display) -> Error {
+    message.to_string()
 }
 
 /// The variant of a name, or an error naming the ones there are.
-fn variant_of(name: &str) -> Result<Variant, JsError> {
+fn variant_of(name: &str) -> Result<Variant, Error> {
     name.parse::<Variant>().map_err(error)
 }
 
@@ -38,7 +39,6 @@ fn notation_name(variant: Variant) -> &'static str {
 }
 
 /// Every variant the engine plays: `[{"name","gameType","startFen","notation"}]`.
-#[wasm_bindgen]
 pub fn variants() -> String {
     json::list(Variant::ALL.iter().map(|v| {
         format!(
@@ -53,8 +53,7 @@ pub fn variants() -> String {
 
 /// Where each of the 32 squares is drawn, seen from White's side: row 0 at the top, column 0
 /// at the left, from the square's file and rank as the library numbers them.
-#[wasm_bindgen]
-pub fn layout(variant: &str) -> Result<String, JsError> {
+pub fn layout(variant: &str) -> Result<String, Error> {
     variant_of(variant)?;
     Ok(json::list((1..=32).filter_map(Square::from_number).map(
         |sq| {
@@ -69,8 +68,7 @@ pub fn layout(variant: &str) -> Result<String, JsError> {
 }
 
 /// A square's name as the variant writes it: `b8` (algebraic) or `1` (numeric).
-#[wasm_bindgen(js_name = squareName)]
-pub fn square_name(variant: &str, square: u32) -> Result<String, JsError> {
+pub fn square_name(variant: &str, square: u32) -> Result<String, Error> {
     let v = variant_of(variant)?;
     let sq = Square::from_number(square)
         .ok_or_else(|| error(format!("no square {square} (squares are 1 to 32)")))?;
@@ -79,8 +77,7 @@ pub fn square_name(variant: &str, square: u32) -> Result<String, JsError> {
 
 /// A move's class by the scores before and after it, from the mover's side, in centi-men:
 /// "", "inaccuracy", "mistake" or "blunder", by the thresholds `crownhead analyze` uses.
-#[wasm_bindgen]
-pub fn classify(variant: &str, before: i32, after: i32) -> Result<String, JsError> {
+pub fn classify(variant: &str, before: i32, after: i32) -> Result<String, Error> {
     variant_of(variant)?;
     let (_, class) = crownhead::judge::classify(Score(before), Score(after), false);
     Ok(class.unwrap_or("").to_string())
@@ -96,7 +93,6 @@ fn tags_json(tags: &[(String, String)]) -> String {
 
 /// Every game of a PDN text: `{"games":[{"tags","variant","startFen","moves"}],"errors":[...]}`;
 /// a game with an illegal move or a bad setup is an error naming it, and the others are read.
-#[wasm_bindgen(js_name = parsePdn)]
 pub fn parse_pdn_text(text: &str) -> String {
     let read = parse_pdn(text, None);
     let mut games = Vec::new();
@@ -140,16 +136,13 @@ pub fn parse_pdn_text(text: &str) -> String {
 }
 
 /// A game from a start position: moves played and taken back by the variant's rules.
-#[wasm_bindgen]
 pub struct Game {
     game: crownhead::Game,
 }
 
-#[wasm_bindgen]
 impl Game {
     /// A game of `variant` from `fen`, or from the variant's start when `fen` is omitted.
-    #[wasm_bindgen(constructor)]
-    pub fn new(variant: &str, fen: Option<String>) -> Result<Game, JsError> {
+    pub fn new(variant: &str, fen: Option<String>) -> Result<Game, Error> {
         let v = variant_of(variant)?;
         let game = match fen.as_deref().map(str::trim) {
             None | Some("") => crownhead::Game::start(v),
@@ -170,7 +163,6 @@ impl Game {
     }
 
     /// "white" or "black".
-    #[wasm_bindgen(js_name = sideToMove)]
     pub fn side_to_move(&self) -> String {
         color_name(self.game.position().side()).to_string()
     }
@@ -192,7 +184,6 @@ impl Game {
 
     /// `[{"text","squares","captured"}]`: each legal move in the variant's notation, its
     /// squares (from, each landing square, to) and the squares it captures.
-    #[wasm_bindgen(js_name = legalMoves)]
     pub fn legal_moves(&self) -> String {
         let style = default_style(self.game.variant());
         json::list(self.game.legal_moves().iter().map(|m| {
@@ -212,13 +203,13 @@ impl Game {
 
     /// Plays a move written in any notation the engine reads; an illegal move is an error and
     /// leaves the game as it was. Returns the move as the variant writes it.
-    pub fn play(&mut self, text: &str) -> Result<String, JsError> {
+    pub fn play(&mut self, text: &str) -> Result<String, Error> {
         let mv = self.game.play_text(text).map_err(error)?;
         Ok(full_text(&mv, default_style(self.game.variant())))
     }
 
     /// Takes back the last move; an error at the start.
-    pub fn undo(&mut self) -> Result<(), JsError> {
+    pub fn undo(&mut self) -> Result<(), Error> {
         self.game
             .undo()
             .map(|_| ())
@@ -259,7 +250,7 @@ impl Game {
     }
 
     /// The game as PDN with the given tags (a JSON object of strings) and its `GameType`.
-    pub fn pdn(&self, tags_json: Option<String>) -> Result<String, JsError> {
+    pub fn pdn(&self, tags_json: Option<String>) -> Result<String, Error> {
         let mut pdn = PdnGame::new(self.game.clone());
         for (k, v) in parse_tags(tags_json.as_deref().unwrap_or("{}"))? {
             pdn.set_tag(&k, v);
@@ -271,11 +262,11 @@ impl Game {
 
 /// Reads a flat JSON object of string values (`{"White":"Ann","Event":"x"}`), as the page
 /// passes tags; anything else is an error.
-fn parse_tags(text: &str) -> Result<Vec<(String, String)>, JsError> {
+fn parse_tags(text: &str) -> Result<Vec<(String, String)>, Error> {
     let bad = |what: &str| error(format!("tags: {what} (expected an object of strings)"));
     let mut chars = text.trim().chars().peekable();
     let mut out = Vec::new();
-    let string = |chars: &mut std::iter::Peekable<std::str::Chars>| -> Result<String, JsError> {
+    let string = |chars: &mut std::iter::Peekable<std::str::Chars>| -> Result<String, Error> {
         while chars.next_if(|c| c.is_whitespace()).is_some() {}
         if chars.next() != Some('"') {
             return Err(bad("a string must start with a quote"));
