@@ -3,7 +3,8 @@
 # builds web/dist with scripts/build_web.sh (the wasm32 target and npm's wasm-opt come with it;
 # the JavaScript module is written by hand, so no bindings generator is compiled), builds the
 # native engine the checks compare with, and runs the browser checks (scripts/web/engine_test.py,
-# run as a module; with --full, deeper searches and longer games).
+# run as a module; with --full, deeper searches and longer games). --install-only installs
+# Chromium, the wasm32 target and wasm-opt and stops (.ci/provision.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 start=$(date +%s)
@@ -13,6 +14,9 @@ full=()
 if ! [ -x /usr/bin/chromium ] || ! [ -x /usr/bin/chromedriver ]; then
     apt-get install -y chromium chromium-driver >/dev/null 2>&1 ||
         { apt-get update >/dev/null 2>&1 && apt-get install -y chromium chromium-driver >/dev/null; }
+fi
+if [ "${1:-}" = "--install-only" ]; then
+    exec scripts/build_web.sh --tools-only
 fi
 dist=$(scripts/build_web.sh 2>/tmp/build_web.log | tail -1) || { tail -30 /tmp/build_web.log; exit 1; }
 built=$(date +%s)

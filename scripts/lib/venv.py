@@ -4,7 +4,7 @@ The scripts must run on a fresh machine with nothing but python3 (with venv and 
 set of packages is a requirements file beside the scripts that use it (``requirements*.txt``,
 exact pins), and its environment is made on first use under ``scripts/.venv/``, one per file:
 ``scripts/oracles/requirements-pydraughts.txt`` becomes ``scripts/.venv/oracles-pydraughts``,
-``scripts/tools/cluster/requirements.txt`` becomes ``scripts/.venv/tools-cluster``. Two ways
+``scripts/tools/cluster/requirements.txt`` becomes ``scripts/.venv/tools-cluster``. Three ways
 to use one:
 
 * ``ensure(requirements)`` makes (or reuses) the environment and returns its interpreter, for
@@ -12,7 +12,9 @@ to use one:
   pydraughts version; the ruff check);
 * ``reexec_into(requirements)`` returns at once when the running interpreter already has every
   pinned package, else makes the environment and runs the calling script again inside it, as
-  ``python -m`` the same module (or the same file) with the same arguments.
+  ``python -m`` the same module (or the same file) with the same arguments;
+* ``python3 -m scripts.lib.venv REQUIREMENTS...`` makes them ahead of use (CI does, while it
+  compiles).
 
 An environment remembers the requirements it was filled from (a copy inside it): when the file
 changes (a new pin), the next run installs into the same environment again, and pip upgrades
@@ -145,3 +147,10 @@ def reexec_into(requirements: str) -> None:
         module = spec.name.removesuffix(".__main__")
         os.execv(python, [python, "-m", module] + sys.argv[1:])
     os.execv(python, [python, os.path.abspath(sys.argv[0])] + sys.argv[1:])
+
+
+if __name__ == "__main__":
+    # `python3 -m scripts.lib.venv REQUIREMENTS...`: makes (or updates) each file's environment
+    # ahead of the scripts that use it (.ci/provision.sh, while CI compiles).
+    for requirements_file in sys.argv[1:]:
+        ensure(requirements_file)
