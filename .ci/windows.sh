@@ -8,9 +8,9 @@
 # the exe against the Linux build (dialogues of both protocols, stop, perft 9 in both
 # variants, the bench signature).
 # --full adds: the same for the 32-bit builds (wine32), the bench speed against Linux (medians
-# of 7 alternate runs), clippy and the unit tests for Windows, the release archives (scripts/release.sh,
-# unpacked and run), and the real CheckerBoard (checkerboard_wine.sh) when CHECKERBOARD_SRC
-# names a folder of its source.
+# of 7 alternate runs), clippy, the unit tests and the end-to-end tests (tests/it) for Windows,
+# the release archives (scripts/release.sh, unpacked and run), and the real CheckerBoard
+# (checkerboard_wine.sh) when CHECKERBOARD_SRC names a folder of its source.
 # Needs target/release/crownhead (the Linux engine, the judge): built here if missing.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -78,6 +78,11 @@ if [ $full = 1 ]; then
     cargo clippy --target x86_64-pc-windows-gnu --all-targets -- -D warnings
     echo "== Windows: the unit tests under Wine"
     CARGO_TARGET_X86_64_PC_WINDOWS_GNU_RUNNER=wine cargo test --target x86_64-pc-windows-gnu --lib
+    # The release builds above are reused; the match tests' stand-in engine is built first, as
+    # the Linux cargo cannot be run from inside Wine to build it (tests/it/match_tool.rs).
+    echo "== Windows: the end-to-end tests (tests/it) under Wine"
+    cargo build --release --target x86_64-pc-windows-gnu --example uci_fixture
+    CARGO_TARGET_X86_64_PC_WINDOWS_GNU_RUNNER=wine cargo test --release --target x86_64-pc-windows-gnu --test it
     # The release profile: the builds above are reused; the shipped archives use dist.
     echo "== release archives: built, unpacked and run"
     scripts/release.sh "$(sed -n 's/^version = "\(.*\)"/\1/p' Cargo.toml | head -1)" --no-pgo --profile release --test
