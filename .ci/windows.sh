@@ -8,9 +8,10 @@
 # the exe against the Linux build (dialogues of both protocols, stop, perft 9 in both
 # variants, the bench signature).
 # --full adds: the same for the 32-bit builds (wine32), the bench speed against Linux (medians
-# of 7 alternate runs), clippy, the unit tests and the end-to-end tests (tests/it) for Windows,
-# the release archives (scripts/release.sh, unpacked and run), and the real CheckerBoard
-# (checkerboard_wine.sh) when CHECKERBOARD_SRC names a folder of its source.
+# of 7 alternate runs), clippy, the unit tests (64- and 32-bit) and the end-to-end tests
+# (tests/it, 64-bit) for Windows, the release archives (scripts/release.sh, unpacked and run),
+# and the real CheckerBoard, 64- and 32-bit (checkerboard_wine.sh), when CHECKERBOARD_SRC
+# names a folder of its source.
 # Needs target/release/crownhead (the Linux engine, the judge): built here if missing.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -66,8 +67,11 @@ test_arch() { # test_arch ARCH: build, check statically, run under Wine
     grep -v '^move' "$log"
     python3 -m scripts.windows.check_games "$log" --expect 2
     echo "== Windows $arch: crownhead.exe against the Linux build"
+    # The speed target (within 15% of Linux) is the 64-bit build's; the 32-bit one is slower by
+    # construction (docs/CHECKERBOARD.md), so its speed is shown with no floor.
     local extra=()
     [ $full = 1 ] && extra=(--bench-runs 7)
+    [ $full = 1 ] && [ "$arch" = i686 ] && extra+=(--min-ratio 0)
     python3 -m scripts.windows.exe_check --windows "$dir/crownhead.exe" "${extra[@]}"
 }
 
@@ -78,6 +82,11 @@ if [ $full = 1 ]; then
     cargo clippy --target x86_64-pc-windows-gnu --all-targets -- -D warnings
     echo "== Windows: the unit tests under Wine"
     CARGO_TARGET_X86_64_PC_WINDOWS_GNU_RUNNER=wine cargo test --target x86_64-pc-windows-gnu --lib
+    if wine32_works; then
+        # Without backtraces: Wine 8's 32-bit dbghelp.dll faults while walking the stack of a
+        # panic in a test build (with debug information), which the pool's tests cause on purpose.
+        RUST_BACKTRACE=0 CARGO_TARGET_I686_PC_WINDOWS_GNU_RUNNER=wine cargo test --target i686-pc-windows-gnu --lib
+    fi
     # The release builds above are reused; the match tests' stand-in engine is built first, as
     # the Linux cargo cannot be run from inside Wine to build it (tests/it/match_tool.rs).
     echo "== Windows: the end-to-end tests (tests/it) under Wine"
