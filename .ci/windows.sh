@@ -98,6 +98,10 @@ if [ $full = 1 ]; then
     if [ -n "${CHECKERBOARD_SRC:-}" ] && [ -d "$CHECKERBOARD_SRC" ]; then
         echo "== the real CheckerBoard under Wine (CHECKERBOARD_SRC=$CHECKERBOARD_SRC)"
         scripts/windows/checkerboard_wine.sh "$CHECKERBOARD_SRC"
+        if wine32_works; then
+            echo "== the real 32-bit CheckerBoard under wine32, with the 32-bit DLL"
+            scripts/windows/checkerboard_wine.sh "$CHECKERBOARD_SRC" --arch i686
+        fi
     else
         echo "== the real CheckerBoard: skipped (set CHECKERBOARD_SRC to a folder of its source)"
     fi
