@@ -1,12 +1,14 @@
 //! A minimal engine speaking the UCI-style dialect over the crownhead library, used by the tests
 //! of `crownhead match` as a stand-in opponent that can also misbehave on purpose:
 //!
-//! `uci_fixture [--fault illegal|crash|hang|none] [--after N] [--name NAME]`
+//! `uci_fixture [--fault illegal|crash|hang|stuck|none] [--after N] [--name NAME] [--beat FILE]`
 //!
 //! It answers `uci`, `isready`, `ucinewgame`, `setoption name Variant value V`, `position
 //! startpos|fen F [moves ...]`, `go ...` (searching with `go depth D`, else depth 1) and `quit`.
 //! With a fault it behaves until its N-th `go` (default 1), then plays an illegal move, exits, or
-//! never answers. With `--hub` it speaks Hub instead (`hub`, `set-param`, `init`, `ping`, `pos`,
+//! never answers; `stuck` never answers and stops reading its input too, as a deadlocked engine
+//! would, appending a byte to the `--beat` file every 20 ms for as long as it runs (so that a
+//! test can see whether it was stopped) and exiting only when that file cannot be written. With `--hub` it speaks Hub instead (`hub`, `set-param`, `init`, `ping`, `pos`,
 //! `level`, `go think`, `done`), in the docs/RULES.md square frame.
 
 use crownhead::notation::hub;
@@ -104,6 +106,7 @@ fn main() {
                         }
                         "crash" => std::process::exit(3),
                         "hang" => continue,
+                        "stuck" => beat_forever(arg("--beat")),
                         _ => {}
                     }
                 }
@@ -121,5 +124,23 @@ fn main() {
         };
         let _ = writeln!(out, "{reply}");
         let _ = out.flush();
+    }
+}
+
+/// The `stuck` fault: never returns; beats until the file cannot be written (its folder gone).
+fn beat_forever(file: Option<String>) -> ! {
+    loop {
+        let written = file.as_deref().is_some_and(|f| {
+            std::fs::OpenOptions::new()
+                .append(true)
+                .create(true)
+                .open(f)
+                .and_then(|mut f| f.write_all(b"."))
+                .is_ok()
+        });
+        if !written {
+            std::process::exit(4);
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
     }
 }

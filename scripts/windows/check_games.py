@@ -12,7 +12,11 @@ and replays each game in the Linux ``crownhead`` over its UCI-style protocol: af
 it without an error and reaches the position the Windows side wrote (``FEN_AFTER``, when the
 line has one); a game that ended with ``draw`` must be over in the Linux engine's rules too
 (``Result: 1/2-1/2``), one that ended with ``no-move`` must leave the side to move without
-a legal move, and a PDN game (which CheckerBoard ended) must be over.
+a legal move, and a PDN game (which CheckerBoard ended) must be over. One exception: a draw
+that CheckerBoard declared by its 40-move rule is right when the game's last 79 plies had no
+capture and no man move, as CheckerBoard counts (``detect_nonconversion_draws`` in its
+utility.c: 40 moves of one side and 39 of the other), one ply fewer than Crownhead's rule
+(docs/RULES.md: 40 moves by each side); the line then says which rule ended it.
 
 Usage, from the repository root:
     python3 -m scripts.windows.check_games LOG [--engine target/release/crownhead]
@@ -67,6 +71,8 @@ def read_pdn(path: str, gametype: str) -> List[Game]:
         # CheckerBoard ended the game (the caller knows): by its draw rules, else because the
         # side to move had no move; either way the game must be over in Crownhead's rules.
         g.end = "draw" if "declared draw" in comments or result in ("1/2-1/2", "1-1") else "over"
+        if "declared draw by 40-move rule" in comments:
+            g.end = "draw-40"
         games.append(g)
     return games
 
@@ -88,6 +94,39 @@ def read_games(path: str) -> List[Game]:
     return games
 
 
+# CheckerBoard's 40-move rule: this many plies in a row with no capture and no man move.
+CB_FORTY_MOVE_PLIES = 79
+
+
+def squares(fen: str) -> dict:
+    """The pieces of a FEN (``W:WK2,5-7:B...``): square -> ``WK``, ``W``, ``BK`` or ``B``."""
+    pieces = {}
+    for side in fen.split(":")[1:]:
+        colour = side[:1]
+        for item in side[1:].split(","):
+            king = item.startswith("K")
+            item = item.lstrip("K")
+            low, _, high = item.partition("-")
+            if low.isdigit():
+                for sq in range(int(low), int(high or low) + 1):
+                    pieces[sq] = colour + ("K" if king else "")
+    return pieces
+
+
+def quiet_plies(fens: List[str], moves: List[str]) -> int:
+    """How many of the last plies moved a king and took nothing; ``fens[i]`` is the position
+    before ``moves[i]`` and ``fens[i + 1]`` the one after (numeric moves, as CheckerBoard's)."""
+    count = 0
+    for i in range(len(moves) - 1, -1, -1):
+        before, after = squares(fens[i]), squares(fens[i + 1])
+        start = re.split(r"[-x:]", moves[i])[0]
+        king_moved = start.isdigit() and before.get(int(start), "").endswith("K")
+        if len(after) < len(before) or not king_moved:
+            break
+        count += 1
+    return count
+
+
 def judge(engine_path: str, game: Game) -> Tuple[bool, str]:
     variant = VARIANTS.get(game.gametype)
     if variant is None:
@@ -96,16 +135,27 @@ def judge(engine_path: str, game: Game) -> Tuple[bool, str]:
     try:
         played: List[str] = []
         fields: dict = {}
+        fens = [game.start]
         for ply, (move, after) in enumerate(game.moves):
             played.append(move)
             errors, fields = engine.show(game.start, played)
+            fens.append(fields.get("FEN", ""))
             if errors:
                 return False, f"ply {ply} {move}: {errors[0]}"
             if after is not None and fields.get("FEN") != after:
                 return False, f"ply {ply} {move}: engine has {fields.get('FEN')}, Windows {after}"
         if game.end is None:
             return False, "the game has no end line"
-        if game.end == "draw" and not fields.get("Result", "").startswith("1/2-1/2"):
+        if game.end == "draw-40" and not fields.get("Result", "").startswith("1/2-1/2"):
+            quiet = quiet_plies(fens, [m for m, _ in game.moves])
+            if quiet < CB_FORTY_MOVE_PLIES:
+                return False, f"CheckerBoard's 40-move draw after {quiet} quiet plies"
+            return True, (
+                f"{len(game.moves)} moves right, drawn by CheckerBoard's 40-move rule after "
+                f"{quiet} plies without a capture or a man move (Linux: game not over, its "
+                f"rule needs 80)"
+            )
+        if game.end.startswith("draw") and not fields.get("Result", "").startswith("1/2-1/2"):
             return False, f"ended drawn, but the Linux engine's rules say {fields.get('Result')}"
         if game.end == "over" and "Result" not in fields:
             return False, "CheckerBoard ended the game, but the Linux engine plays on"

@@ -8,7 +8,9 @@
 # CheckerBoard's public source (github.com/eygilbert/CheckerBoard, 1.77a) has no stated licence,
 # so this repository carries none of it: give the folder of a copy. Nothing here edits it; the
 # build adds a few shims of its own (headers whose case differs from their file names on Linux,
-# MSVC's min/max and afxres.h) in the build folder.
+# MSVC's min/max and afxres.h, and the one __stdcall that the 32-bit build needs spelt out) in
+# the build folder. --arch i686 builds and runs a 32-bit CheckerBoard (wine32) with the 32-bit
+# DLL, under the engine names a 32-bit CheckerBoard looks for.
 #
 # Usage: scripts/windows/checkerboard_wine.sh CHECKERBOARD_SOURCE_DIR [--arch x86_64|i686]
 #            [--dll PATH] [--seconds N]
@@ -61,13 +63,25 @@ if [ ! -f "$exe" ] || [ -n "$(find "$src" -newer "$exe" -name '*.[ch]*' | head -
     # MSVC's windows.h defines min and max for C++ too; three files rely on it.
     printf '#include <algorithm>\n#include <string>\n#include <vector>\n#include <windows.h>\n#ifndef max\n#define max(a, b) (((a) > (b)) ? (a) : (b))\n#endif\n#ifndef min\n#define min(a, b) (((a) < (b)) ? (a) : (b))\n#endif\n' \
         >"$build/shim/minmax.h"
+    # CheckerBoard's 32-bit project compiles with __stdcall as the default (MSVC's /Gz). GCC's
+    # -mrtd would be the same, but also for the C++ library's functions, whose compiled copies
+    # use the C convention; so instead the one function that needs it to compile, the built-in
+    # islegal kept as a CB_ISLEGAL when an engine has none (never with Crownhead, which has
+    # one), is declared WINAPI in a copy of CheckerBoard.c in the build folder. (The thread
+    # functions, cast to LPTHREAD_START_ROUTINE, then leave their one argument for the thread's
+    # start to pop as it ends, which it does not mind: MSVC's build has the same for
+    # initengines, which takes no argument.) On 64-bit WINAPI changes nothing.
+    sed 's/^int builtinislegal(Board8x8 board8, int color, int from, int to, CBmove \*move)/int WINAPI builtinislegal(Board8x8 board8, int color, int from, int to, CBmove *move)/' \
+        "$src/CheckerBoard.c" >"$build/CheckerBoard.c"
     objects=()
     for f in $sources; do
         extra=()
         case $f in CheckerBoard.c | dialogs.c | registry.c) extra=(-include "$build/shim/minmax.h") ;; esac
+        input=$src/$f
+        [ "$f" = CheckerBoard.c ] && input=$build/CheckerBoard.c
         o=$build/${f%.*}.o
         nice "$cxx" -x c++ -std=gnu++17 -O1 -w -fpermissive "${extra[@]}" -I"$build/shim" -I"$src" \
-            -I"$src/source" -D_CRT_SECURE_NO_WARNINGS -D_WINDOWS -DNDEBUG -c "$src/$f" -o "$o" \
+            -I"$src/source" -D_CRT_SECURE_NO_WARNINGS -D_WINDOWS -DNDEBUG -c "$input" -o "$o" \
             2>"$build/${f%.*}.log" ||
             { cat "$build/${f%.*}.log"; check 1 "CheckerBoard: compiling $f"; echo "$passed passed, $failed failed"; exit 1; }
         objects+=("$o")

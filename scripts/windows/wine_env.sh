@@ -1,7 +1,10 @@
 # The Wine set-up of the Windows tests, sourced by the scripts beside it (bash).
 #
 # wine_setup: a Wine prefix of our own under target/wine/prefix (made on first use), quiet
-# (WINEDEBUG=-all), without the Mono and Gecko installers, and with the test-only stand-in for
+# (WINEDEBUG=-all), without the Mono and Gecko installers, without Wine's debugger (winedbg,
+# which Wine starts on a crash, and which ended a crashed 32-bit test binary with status 0, so
+# that cargo saw no failure: without it a crash ends the program with a failure status), and
+# with the test-only stand-in for
 # bcryptprimitives.dll (processprng.c) installed as a system DLL of that prefix, 64-bit in
 # system32 and 32-bit in syswow64: Rust's standard library imports ProcessPrng from it, which
 # Windows 10 and later have and Wine 8 lacks. The stand-in lives only in this test prefix;
@@ -13,7 +16,7 @@ WINE_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 wine_setup() {
     export WINEPREFIX=${WINEPREFIX:-$WINE_ROOT/target/wine/prefix}
     export WINEDEBUG=${WINEDEBUG:--all}
-    export WINEDLLOVERRIDES=${WINEDLLOVERRIDES:-mscoree,mshtml=}
+    export WINEDLLOVERRIDES=${WINEDLLOVERRIDES:-mscoree,mshtml=;winedbg.exe=d}
     export WINEARCH=win64
     if [ ! -f "$WINEPREFIX/system.reg" ]; then
         mkdir -p "$WINEPREFIX"

@@ -2,13 +2,14 @@
 //! (`uci`, `isready`, `setoption`, `position ... moves ...`, `go ...`, `bestmove`) or by Hub
 //! (`hub`, `set-param`, `init`, `pos`, `level`, `go think`, `done`).
 //!
-//! The command is run by `sh -c CMD` (`cmd /C CMD` on Windows), so it may carry arguments,
-//! quotes and redirections. On Unix the process gets its own process group, and stopping it
-//! kills the whole group, so a shell wrapper cannot leave the real engine running. A reader
-//! thread turns stdout into a channel of lines; every wait has a deadline, so a hung engine is
-//! a time forfeit and never hangs the match. The engine's stderr is discarded, since engines log
-//! there freely.
+//! The command is run by `sh -c CMD` (`cmd /D /S /C "CMD"` on Windows), so it may carry
+//! arguments, quotes and redirections; stopping it kills everything it started (a process group
+//! on Unix, a job on Windows: `process_group`), so a shell wrapper cannot leave the real engine
+//! running. A reader thread turns stdout into a channel of lines; every wait has a deadline, so
+//! a hung engine is a time forfeit and never hangs the match. The engine's stderr is discarded,
+//! since engines log there freely.
 
+use super::process_group::{shell, ProcessGroup};
 use crate::bitboard::Color;
 use crate::game::Game;
 use crate::moves::Move;
@@ -17,7 +18,7 @@ use crate::notation::hub;
 use crate::notation::move_text::{default_style, full_text};
 use crate::variant::Variant;
 use std::io::{BufRead, BufReader, Write};
-use std::process::{Child, ChildStdin, Command, Stdio};
+use std::process::{Child, ChildStdin, Stdio};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::time::{Duration, Instant};
 
@@ -79,11 +80,13 @@ impl std::fmt::Display for Failure {
 impl std::error::Error for Failure {}
 
 /// An engine's exit status in words. The engine runs under `sh -c`, whose statuses 127 and 126
-/// mean that the command was not found or could not be run, the usual cause of a failed start.
+/// mean that the command was not found or could not be run, the usual cause of a failed start;
+/// cmd's status for a command it cannot find is 9009.
 fn exit_text(status: std::process::ExitStatus) -> String {
     match status.code() {
-        Some(127) => "exited with status 127 (no such command)".into(),
-        Some(126) => "exited with status 126 (the command cannot be run)".into(),
+        Some(127) if cfg!(unix) => "exited with status 127 (no such command)".into(),
+        Some(126) if cfg!(unix) => "exited with status 126 (the command cannot be run)".into(),
+        Some(9009) if cfg!(windows) => "exited with status 9009 (no such command)".into(),
         Some(code) => format!("exited with status {code}"),
         None => format!("exited, {status}"),
     }
@@ -113,12 +116,13 @@ pub struct EngineClient {
     protocol: Protocol,
     variant: Variant,
     child: Child,
+    group: ProcessGroup,
     stdin: ChildStdin,
     lines: Receiver<String>,
 }
 
 impl EngineClient {
-    /// Starts `command` through `sh -c` and completes the handshake within `timeout`.
+    /// Starts `command` through the shell and completes the handshake within `timeout`.
     pub fn start(
         command: &str,
         protocol: Protocol,
@@ -136,6 +140,7 @@ impl EngineClient {
                     crate::notation::quote::quote(command)
                 ))
             })?;
+        let group = ProcessGroup::of(&child);
         let (stdin, stdout) = match (child.stdin.take(), child.stdout.take()) {
             (Some(i), Some(o)) => (i, o),
             _ => return Err(Failure::Crash("no pipes".into())),
@@ -155,6 +160,7 @@ impl EngineClient {
             protocol,
             variant,
             child,
+            group,
             stdin,
             lines,
         };
@@ -406,17 +412,9 @@ impl EngineClient {
         self.kill();
     }
 
-    /// Kills the engine's whole process group on Unix (the shell and the engine it started),
-    /// the process itself elsewhere.
+    /// Kills the engine: the shell and everything it started.
     pub fn kill(&mut self) {
-        #[cfg(unix)]
-        {
-            let group = format!("-{}", self.child.id());
-            let _ = Command::new("kill")
-                .args(["-KILL", "--", &group])
-                .stderr(Stdio::null())
-                .status();
-        }
+        self.group.kill();
         let _ = self.child.kill();
         let _ = self.child.wait();
     }
@@ -427,24 +425,6 @@ impl Drop for EngineClient {
         if let Ok(None) = self.child.try_wait() {
             self.kill();
         }
-    }
-}
-
-/// The shell that runs an engine command: `sh -c` in a process group of its own on Unix, so that
-/// `kill` reaches an engine behind a wrapper shell; `cmd /C` elsewhere (Windows, untested).
-fn shell(command: &str) -> Command {
-    #[cfg(unix)]
-    {
-        use std::os::unix::process::CommandExt;
-        let mut c = Command::new("sh");
-        c.arg("-c").arg(command).process_group(0);
-        c
-    }
-    #[cfg(not(unix))]
-    {
-        let mut c = Command::new("cmd");
-        c.arg("/C").arg(command);
-        c
     }
 }
 

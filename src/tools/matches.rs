@@ -25,7 +25,8 @@ use std::time::Duration;
 /// The arguments of `crownhead match`.
 #[derive(Args, Debug, Clone)]
 pub struct MatchArgs {
-    /// An engine command, run with `sh -c` (so arguments and quotes work); give exactly two.
+    /// An engine command, run with `sh -c` (`cmd` on Windows), so arguments and quotes work;
+    /// give exactly two.
     #[arg(long = "engine", required = true, num_args = 1)]
     pub engines: Vec<String>,
     /// Number of games (each opening is played twice, colours swapped).

@@ -15,6 +15,7 @@ pub mod matches;
 pub mod openings;
 pub mod perft;
 pub mod play;
+pub(crate) mod process_group;
 pub mod selfplay;
 pub(crate) mod stats;
 pub mod web;

@@ -301,10 +301,13 @@ fn reported_lines_go_on_with_the_databases() {
     }
 }
 
-/// The engine's lines for `input`.
+/// The engine's lines for `input`, with `xdg` as the base of the default database directory:
+/// `XDG_DATA_HOME` on Unix, `LOCALAPPDATA` on Windows (which Windows always sets, so it comes
+/// first there; see `egtb::default_dir`).
 fn engine(input: &str, xdg: &std::path::Path) -> String {
     let mut child = Command::new(env!("CARGO_BIN_EXE_crownhead"))
         .env("XDG_DATA_HOME", xdg)
+        .env("LOCALAPPDATA", xdg)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::null())
@@ -385,7 +388,8 @@ fn the_protocol_takes_a_path_refuses_a_bad_one_and_reports_tbhits() {
     assert!(!last_info.contains(" tbhits 0 "), "{last_info}");
     assert!(out.contains("bestmove"));
 
-    // The default directory: databases under $XDG_DATA_HOME/crownhead/egtb are used unasked.
+    // The default directory: databases under $XDG_DATA_HOME/crownhead/egtb (%LOCALAPPDATA% on
+    // Windows) are used unasked.
     let xdg = dir.join("xdg");
     let default = xdg.join("crownhead").join("egtb").join("english");
     std::fs::create_dir_all(&default).unwrap();

@@ -17,7 +17,10 @@ fn crownhead() -> PathBuf {
 
 /// The stand-in engine, `examples/uci_fixture.rs`, built once per run with the profile of this
 /// test (so that it lands next to the binary, and is already fresh after a plain `cargo test`,
-/// which builds the examples too).
+/// which builds the examples too). A Windows build of the tests made by a cargo that is not a
+/// Windows program (cross-compiled on Linux, run under Wine) cannot run that cargo, which would
+/// build for the wrong system anyway: there the fixture must have been built beforehand for the
+/// same target and profile (`.ci/windows.sh --full` does).
 fn fixture() -> String {
     static BUILT: OnceLock<PathBuf> = OnceLock::new();
     let path = BUILT.get_or_init(|| {
@@ -30,23 +33,28 @@ fn fixture() -> String {
             Some("debug") | None => "test".to_string(),
             Some(name) => name.to_string(),
         };
-        let status = Command::new(env!("CARGO"))
-            .args([
-                "build",
-                "--quiet",
-                "--example",
-                "uci_fixture",
-                "--profile",
-                &profile,
-            ])
-            .current_dir(env!("CARGO_MANIFEST_DIR"))
-            .status()
-            .expect("cargo runs");
-        assert!(
-            status.success(),
-            "cargo build --example uci_fixture --profile {profile} failed"
-        );
-        let path = dir.join("examples").join("uci_fixture");
+        let cargo_runs_here = !cfg!(windows) || env!("CARGO").ends_with(".exe");
+        if cargo_runs_here {
+            let status = Command::new(env!("CARGO"))
+                .args([
+                    "build",
+                    "--quiet",
+                    "--example",
+                    "uci_fixture",
+                    "--profile",
+                    &profile,
+                ])
+                .current_dir(env!("CARGO_MANIFEST_DIR"))
+                .status()
+                .expect("cargo runs");
+            assert!(
+                status.success(),
+                "cargo build --example uci_fixture --profile {profile} failed"
+            );
+        }
+        let path = dir
+            .join("examples")
+            .join(format!("uci_fixture{}", std::env::consts::EXE_SUFFIX));
         assert!(path.exists(), "{} was not built", path.display());
         path
     });
@@ -256,6 +264,7 @@ fn a_match_with_an_engine_that_cannot_start_fails_naming_it() {
     .concat();
     let err = refused_match(&both);
     assert!(err.contains("'/nonexistent' could not start"), "{err}");
+    assert!(err.contains("(no such command)"), "{err}");
     assert!(err.contains("'/nonexistent2' could not start"), "{err}");
     // One missing, either first or second: only that one is named.
     for engines in [
@@ -284,14 +293,18 @@ fn a_match_with_an_engine_that_cannot_start_fails_naming_it() {
 #[test]
 fn an_engine_that_cannot_restart_loses_by_its_own_fault() {
     let scratch = common::Scratch::new();
-    // Starts once, crashes in its first game, and cannot start again.
+    // Starts once, crashes in its first game, and cannot start again: a command of the shell
+    // the match tool runs engines with (sh on Unix, cmd on Windows).
     let mark = scratch.file("restarted");
     let _ = std::fs::remove_file(&mark);
-    let bad = format!(
-        "if [ -e {m} ]; then exit 3; fi; touch {m}; exec {f} --fault crash --after 2 --name Bad",
-        m = mark.display(),
-        f = fixture()
-    );
+    let (m, f) = (mark.display(), fixture());
+    let bad = if cfg!(windows) {
+        format!(
+            "if exist \"{m}\" (exit 3) else (type nul > \"{m}\" & \"{f}\" --fault crash --after 2 --name Bad)"
+        )
+    } else {
+        format!("if [ -e {m} ]; then exit 3; fi; touch {m}; exec {f} --fault crash --after 2 --name Bad")
+    };
     let out = run_match(&[
         "--engine",
         &fixture(),
@@ -312,6 +325,76 @@ fn an_engine_that_cannot_restart_loses_by_its_own_fault() {
         out.contains("Faults of Bad: illegal moves 0, crashes 2, time forfeits 0"),
         "{out}"
     );
+}
+
+#[test]
+fn a_stuck_engine_behind_a_wrapper_shell_is_stopped_with_it() {
+    // The engine stops reading and never answers its second `go`: a time forfeit, after which
+    // the match kills it. A wrapper shell stays between (the command goes on after the engine,
+    // in the syntax sh and cmd share), so killing the shell alone would leave it running; on
+    // Windows it would also hold the match's inherited output open, so the match's output goes
+    // to files here rather than pipes that would never close.
+    let scratch = common::Scratch::new();
+    let beat = scratch.file("beat");
+    let stuck = format!(
+        "\"{}\" --fault stuck --after 2 --beat \"{}\" --name Stuck || exit 9",
+        fixture(),
+        beat.display()
+    );
+    let (stdout, stderr) = (scratch.file("out"), scratch.file("err"));
+    let mut run = Command::new(crownhead())
+        .arg("match")
+        .args(["--engine", &stuck, "--engine", &fixture(), "--games", "2"])
+        .args(["--movetime", "20", "--margin", "300"])
+        .stdout(std::fs::File::create(&stdout).unwrap())
+        .stderr(std::fs::File::create(&stderr).unwrap())
+        .spawn()
+        .unwrap();
+    let deadline = std::time::Instant::now() + common::TIMEOUT;
+    while run.try_wait().unwrap().is_none() {
+        if std::time::Instant::now() > deadline {
+            let _ = run.kill();
+            panic!("the match did not end");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    let out = std::fs::read_to_string(&stdout).unwrap();
+    let err = std::fs::read_to_string(&stderr).unwrap();
+    assert!(
+        out.contains("Faults of Stuck: illegal moves 0, crashes 0, time forfeits 2"),
+        "{out}{err}"
+    );
+    let beats = || std::fs::metadata(&beat).map(|m| m.len()).unwrap_or(0);
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    let after_the_match = beats();
+    assert!(after_the_match > 0, "the engine never got stuck");
+    std::thread::sleep(std::time::Duration::from_millis(500));
+    assert_eq!(beats(), after_the_match, "a stuck engine still runs");
+}
+
+#[test]
+fn an_engine_command_may_quote_a_path_with_a_space_and_its_arguments() {
+    // The usual Windows engine path ("C:\Program Files\...") in the shell's own quoting, which
+    // sh and cmd share for double quotes.
+    let scratch = common::Scratch::new();
+    let dir = scratch.file("an engine folder");
+    std::fs::create_dir_all(&dir).unwrap();
+    let copy = dir.join(PathBuf::from(fixture()).file_name().unwrap());
+    std::fs::copy(fixture(), &copy).unwrap();
+    let quoted = format!("\"{}\" --name \"Two Words\"", copy.display());
+    let out = run_match(&[
+        "--engine",
+        &quoted,
+        "--engine",
+        &fixture(),
+        "--games",
+        "2",
+        "--depth",
+        "1",
+        "--max-moves",
+        "10",
+    ]);
+    assert!(out.contains("Score of Two Words vs Fixture"), "{out}");
 }
 
 #[test]
