@@ -111,8 +111,13 @@ mod tests {
         assert!(EvalChoice::Learned.learned(Variant::English).is_some());
         assert!(EvalChoice::Learned.learned(Variant::Russian).is_some());
         // Each of these variants' networks won its match against the hand-written evaluation
-        // (brazilian plays russian's).
-        for variant in [Variant::English, Variant::Russian, Variant::Brazilian] {
+        // (brazilian and pool play russian's).
+        for variant in [
+            Variant::English,
+            Variant::Russian,
+            Variant::Brazilian,
+            Variant::Pool,
+        ] {
             assert!(EvalChoice::Auto.learned(variant).is_some(), "{variant}");
         }
     }

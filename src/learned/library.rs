@@ -19,7 +19,7 @@ pub fn network_source(variant: Variant) -> Option<Variant> {
         Variant::English | Variant::Russian => Some(variant),
         // The Russian board, men and flying kings; only which capture must be taken, and a man
         // crowned mid-capture, differ: positions are valued alike.
-        Variant::Brazilian => Some(Variant::Russian),
+        Variant::Brazilian | Variant::Pool => Some(Variant::Russian),
         _ => None,
     }
 }
@@ -104,5 +104,6 @@ mod tests {
             }
         }
         assert_eq!(network_source(Variant::Brazilian), Some(Variant::Russian));
+        assert_eq!(network_source(Variant::Pool), Some(Variant::Russian));
     }
 }
