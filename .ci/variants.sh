@@ -9,7 +9,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 start=$(date +%s)
-cargo build --release
+# Skipped when .ci/run has built the native engine (CROWNHEAD_NATIVE_BUILT).
+[ -n "${CROWNHEAD_NATIVE_BUILT:-}" ] || cargo build --release
 bin=target/release/crownhead
 games=4
 [ "${1:-}" = "--full" ] && games=20

@@ -21,6 +21,7 @@ fi
 dist=$(scripts/build_web.sh 2>/tmp/build_web.log | tail -1) || { tail -30 /tmp/build_web.log; exit 1; }
 built=$(date +%s)
 echo "web/dist built in $((built - start)) s: $dist"
-cargo build --release >/dev/null 2>&1 || cargo build --release
+# Skipped when .ci/run has built the native engine (CROWNHEAD_NATIVE_BUILT).
+[ -n "${CROWNHEAD_NATIVE_BUILT:-}" ] || cargo build --release >/dev/null 2>&1 || cargo build --release
 python3 -m scripts.web.engine_test --dist "$dist" "${full[@]}"
 echo "browser checks: $(($(date +%s) - built)) s; the web step in all: $(($(date +%s) - start)) s"
