@@ -73,6 +73,13 @@ impl FirstJumps {
         d.step(d.step(self.men) & self.them) & self.empty
     }
 
+    /// Every man's landing square after a first jump in direction `d` over a piece of `prey`
+    /// (a subset of the pieces men may take).
+    #[inline(always)]
+    fn lands_over(&self, d: Dir, prey: Bitboard) -> Bitboard {
+        d.step(d.step(self.men) & prey) & self.empty
+    }
+
     /// The landings in direction `d` that end a move: those of the men not walked.
     #[inline(always)]
     fn final_lands(&self, d: Dir) -> Bitboard {
@@ -127,6 +134,16 @@ fn ranked_count<R: Rules, S: Side>(b: &Board, counting: Counting, scratch: &mut 
             each_man_capture_dir::<R, S>(|d| n += first.final_lands(d).count_ones() as u64);
             return n;
         }
+        if first.walk == 0 && single_jumps_over_kings_first::<R>() {
+            // Spanish: the jumps over a king outrank the rest, so where there are any, they
+            // are the legal moves; otherwise every jump is.
+            let (mut all, mut over_kings) = (0, 0);
+            each_man_capture_dir::<R, S>(|d| {
+                all += first.lands(d).count_ones() as u64;
+                over_kings += first.lands_over(d, first.them & b.kings).count_ones() as u64;
+            });
+            return if over_kings != 0 { over_kings } else { all };
+        }
     }
     let from = capturing_pieces::<R, S>(b);
     scratch.clear();
@@ -140,14 +157,29 @@ fn ranked_count<R: Rules, S: Side>(b: &Board, counting: Counting, scratch: &mut 
 /// to a constant for each variant.
 #[inline(always)]
 fn single_jumps_tie<R: Rules>() -> bool {
-    let facts = |king: bool| CaptureFacts {
+    !R::MEN_TAKE_KINGS
+        || R::capture_rank(&single_jump_facts(false)) == R::capture_rank(&single_jump_facts(true))
+}
+
+/// Whether a man's single jump over a king ranks above one over a man (spanish: the most
+/// pieces, then the most kings), so that where single jumps are all there is, those over kings
+/// are the legal ones. Folded to a constant for each variant.
+#[inline(always)]
+fn single_jumps_over_kings_first<R: Rules>() -> bool {
+    R::MEN_TAKE_KINGS
+        && R::capture_rank(&single_jump_facts(true)) > R::capture_rank(&single_jump_facts(false))
+}
+
+/// The facts of a man's single jump, over a king or over a man.
+#[inline(always)]
+fn single_jump_facts(king: bool) -> CaptureFacts {
+    CaptureFacts {
         taken: 1,
         kings_taken: u32::from(king),
         by_king: false,
         first_king_at: if king { 0 } else { u32::MAX },
         kings_at: u32::from(king),
-    };
-    !R::MEN_TAKE_KINGS || R::capture_rank(&facts(false)) == R::capture_rank(&facts(true))
+    }
 }
 
 /// `count_leaf` when the side `S` to move has men only, which capture forwards only and stop
@@ -460,6 +492,25 @@ pub(super) mod tests {
         random_games::<Italian>(Variant::Italian.start_fen(), 100, 5);
         random_games::<Spanish>(Variant::Spanish.start_fen(), 100, 6);
         random_games::<Czech>(Variant::Czech.start_fen(), 100, 7);
+    }
+
+    #[test]
+    fn spanish_men_jump_a_king_before_a_man() {
+        // White men on 22 (c3) and 28 (h2): 22x15 over the king on 18, 28x19 over the man on
+        // 24, each a single jump. Spanish takes the king (the most kings); brazilian either.
+        let pos = parse_fen("W:W22,28:BK18,24,1").unwrap();
+        let b = Board::of(&pos);
+        let mut boards = Vec::new();
+        let count = |spanish: bool, boards: &mut Vec<Board>| {
+            crate::with_side!(pos.side(), S => if spanish {
+                count_leaf::<Spanish, S>(&b, Counting::Unique, boards)
+            } else {
+                count_leaf::<Brazilian, S>(&b, Counting::Unique, boards)
+            })
+        };
+        assert_eq!(count(true, &mut boards), 1);
+        assert_eq!(count(false, &mut boards), 2);
+        check::<Spanish>(&pos);
     }
 
     #[test]
