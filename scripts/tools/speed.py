@@ -11,9 +11,13 @@
 - perft:   english perft 12 leaves per second and russian perft 10 time, on one thread.
 - variants: every variant's perft 11 from its start position on one thread (runs interleaved,
            medians of leaves per second) and its ratio to russian's, the figure the newer
-           variants' speed is judged by; with --instructions, also each one's instructions per
-           leaf of perft 10 under callgrind, which another program's load cannot move (slow:
-           about a minute in all).
+           variants' speed is judged by; then the same for the search: `crownhead bench
+           --variant V` (each variant's own positions) with the evaluation each plays and with
+           the hand-written one, and, since those positions differ, brazilian and pool searching
+           russian's bench positions (the same board and men) against russian itself; with
+           --instructions, also each one's instructions per leaf of
+           perft 10 under callgrind, which another program's load cannot move (slow: about a
+           minute in all).
 
 Builds nothing: run `cargo build --release` first (or pass --binary).
 """
@@ -29,6 +33,7 @@ import sys
 import time
 
 from scripts.lib.engine import RELEASE_BINARY as DEFAULT_BINARY
+from scripts.lib.engine import Engine
 
 TOTAL = re.compile(r"^Nodes: (\d+)\s+NPS: (\d+)")
 
@@ -79,6 +84,20 @@ def perft_leaves(binary: str, variant: str, depth: int,
     sys.exit(f"no 'Nodes:' line in the perft output:\n{out.stdout}")
 
 
+def searched_rate(binary: str, variant: str, fens: list[str]) -> float:
+    """Nodes a second of a depth-13 search of each FEN in `variant`, by the engine's own info
+    lines (nodes and milliseconds, summed over the positions)."""
+    with Engine.uci(binary, variant=variant) as engine:
+        nodes = ms = 0
+        for fen in fens:
+            lines = engine.ask("ucinewgame", f"position fen {fen}", "go depth 13",
+                               until="bestmove")
+            last = [line for line in lines if " nodes " in line][-1].split()
+            nodes += int(last[last.index("nodes") + 1])
+            ms += int(last[last.index("time") + 1])
+    return nodes * 1000 / max(ms, 1)
+
+
 def variant_speeds(binary: str, runs: int, instructions: bool) -> None:
     """The `variants` figures: perft 11 leaves per second, and instructions per leaf."""
     speeds: dict[str, list[float]] = {v: [] for v in VARIANTS}
@@ -93,6 +112,30 @@ def variant_speeds(binary: str, runs: int, instructions: bool) -> None:
         m = statistics.median(speeds[v])
         print(f"variants: {v:9} perft 11 {leaves[v]:>11,} leaves, median {m / 1e6:.0f} M leaves/s "
               f"over {runs} runs, {m / base:.2f} of russian")
+    for evaluation in ["auto", "handwritten"]:
+        nps: dict[str, list[int]] = {v: [] for v in VARIANTS}
+        for _ in range(runs):
+            for v in VARIANTS:
+                # Depth 15: a few hundred milliseconds a variant, long enough to time.
+                nps[v].append(bench(binary, ["--variant", v, "--eval", evaluation,
+                                             "--depth", "15"])[1])
+        base = statistics.median(nps["russian"])
+        for v in VARIANTS:
+            m = statistics.median(nps[v])
+            print(f"variants: {v:9} bench --eval {evaluation:11} median {m / 1e6:.2f} Mnps over "
+                  f"{runs} runs, {m / base:.2f} of russian")
+    # Like for like: russian's own bench positions under each Russian-board variant's rules, with
+    # the network all three play, through the protocol (the bench searches a variant's own).
+    with open("positions/bench.txt", encoding="utf-8") as f:
+        fens = [line.split(";")[1].strip() for line in f if line.startswith("russian;")]
+    rates: dict[str, list[float]] = {v: [] for v in ["russian", "brazilian", "pool"]}
+    for _ in range(runs):
+        for v in rates:
+            rates[v].append(searched_rate(binary, v, fens))
+    for v in rates:
+        m = statistics.median(rates[v])
+        print(f"variants: {v:9} russian's bench positions, depth 13, median {m / 1e6:.2f} Mnps "
+              f"over {runs} runs, {m / statistics.median(rates['russian']):.2f} of russian")
     if instructions:
         per_leaf = {}
         for v in VARIANTS:

@@ -21,7 +21,8 @@ pub struct BenchArgs {
     /// The evaluation: auto, learned or handwritten.
     #[arg(long, default_value = "auto")]
     pub eval: EvalChoice,
-    /// Search only this variant's positions (the signature is that of all of them).
+    /// Search only this variant's positions (russian and english: the signature's; the five
+    /// others: their own positions, positions/bench_variants.txt, outside the signature).
     #[arg(long)]
     pub variant: Option<Variant>,
 }
