@@ -10,6 +10,8 @@ mod common;
 
 #[cfg(feature = "cli")]
 mod analyze;
+#[cfg(feature = "cli")]
+mod bench_cli;
 // `cli` too: its timing ceilings go through `common::SLACK`.
 #[cfg(all(feature = "checkerboard", feature = "cli"))]
 mod checkerboard;
