@@ -111,12 +111,13 @@ mod tests {
         assert!(EvalChoice::Learned.learned(Variant::English).is_some());
         assert!(EvalChoice::Learned.learned(Variant::Russian).is_some());
         // Each of these variants' networks won its match against the hand-written evaluation
-        // (brazilian and pool play russian's).
+        // (brazilian and pool play russian's, italian english's).
         for variant in [
             Variant::English,
             Variant::Russian,
             Variant::Brazilian,
             Variant::Pool,
+            Variant::Italian,
         ] {
             assert!(EvalChoice::Auto.learned(variant).is_some(), "{variant}");
         }

@@ -20,6 +20,10 @@ pub fn network_source(variant: Variant) -> Option<Variant> {
         // The Russian board, men and flying kings; only which capture must be taken, and a man
         // crowned mid-capture, differ: positions are valued alike.
         Variant::Brazilian | Variant::Pool => Some(Variant::Russian),
+        // English's men and short kings; only the capture rules differ (the precedence, men
+        // that take no kings) and the board is numbered mirrored, which the engine's own frame
+        // does not see.
+        Variant::Italian => Some(Variant::English),
         _ => None,
     }
 }
@@ -105,5 +109,6 @@ mod tests {
         }
         assert_eq!(network_source(Variant::Brazilian), Some(Variant::Russian));
         assert_eq!(network_source(Variant::Pool), Some(Variant::Russian));
+        assert_eq!(network_source(Variant::Italian), Some(Variant::English));
     }
 }
