@@ -11,7 +11,7 @@ in a temporary directory, with everything that talks to the network in the backg
     from scripts.web import browser
     browser.bootstrap()
     with browser.serve(folder, isolated=True) as base, browser.chromium() as driver:
-        driver.get(base + "/page.html")
+        browser.open_page(driver, base + "/page.html", "window.someTest")
         answer = browser.call(driver, "return await window.someTest(arguments[0]);", 42)
 """
 
@@ -25,6 +25,7 @@ import shutil
 import sys
 import tempfile
 import threading
+import time
 from typing import Any, Iterator
 
 from scripts.lib import venv
@@ -65,14 +66,19 @@ class _Handler(http.server.SimpleHTTPRequestHandler):
         pass
 
 
+class _Server(http.server.ThreadingHTTPServer):
+    # A page, its module imports, workers and .wasm open many connections at once; the
+    # default listen queue of 5 can overflow on a busy machine.
+    request_queue_size = 64
+
+
 @contextlib.contextmanager
 def serve(folder: str, isolated: bool = True) -> Iterator[str]:
     """Serves `folder` on a free local port while the block runs; yields its base URL. With
     `isolated`, every answer carries COOP: same-origin and COEP: require-corp, which make the
     page cross-origin isolated (and SharedArrayBuffer available)."""
     handler = type("Handler", (_Handler,), {"isolated": isolated})
-    server = http.server.ThreadingHTTPServer(
-        ("127.0.0.1", 0), functools.partial(handler, directory=folder))
+    server = _Server(("127.0.0.1", 0), functools.partial(handler, directory=folder))
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     try:
@@ -104,6 +110,20 @@ def chromium(width: int = 1200, height: int = 900) -> Iterator[Any]:
     finally:
         driver.quit()
         shutil.rmtree(profile, ignore_errors=True)
+
+
+def open_page(driver: Any, url: str, ready: str, timeout: float = 30) -> None:
+    """Loads `url` and waits until the JavaScript expression `ready` holds in it. The load
+    event alone is not enough on a busy machine: a module script that is still fetching its
+    imports has not yet run. A page that never gets ready fails with the browser console's
+    messages, which say why (a failed import, a script error)."""
+    driver.get(url)
+    deadline = time.monotonic() + timeout
+    while not driver.execute_script(f"return !!({ready});"):
+        if time.monotonic() > deadline:
+            raise RuntimeError(f"{url} not ready ({ready}) after {timeout:.0f} s; "
+                               f"console: {console(driver)}")
+        time.sleep(0.05)
 
 
 def call(driver: Any, body: str, *args: Any, timeout: float = 60) -> Any:

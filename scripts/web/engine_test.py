@@ -446,7 +446,7 @@ def main() -> int:
             ("lidraughts", lidraughts),
         ]
         with browser.serve(site, isolated=True) as base, browser.chromium() as driver:
-            driver.get(base + "/engine.html")
+            browser.open_page(driver, base + "/engine.html", "window.engineTestReady")
             FIGURES["browser"] = browser.version(driver)
             print(f"browser: {FIGURES['browser']}", flush=True)
             for name, run in checks:
@@ -460,8 +460,8 @@ def main() -> int:
                 print(f"  ({name}: {time.time() - t:.1f} s)", flush=True)
         if not args.only or args.only in "not-isolated":
             with browser.serve(site, isolated=False) as base, browser.chromium() as driver:
-                driver.get(base + "/engine.html")
                 try:
+                    browser.open_page(driver, base + "/engine.html", "window.engineTestReady")
                     not_isolated(driver)
                 except Exception as e:  # noqa: BLE001
                     check(False, f"not-isolated: {e}")
