@@ -13,7 +13,7 @@ engines.  This script checks that Crownhead works with it as those tools would u
   ``consistent`` for 0.5.x), and plays games in every variant pydraughts knows (russian,
   english, brazilian, italian): Crownhead plays one side through
   ``HubEngine.play`` with a rotating mix of limits (depth, nodes, move time, clock), pydraughts
-  plays seeded random legal moves for the other;
+  plays seeded random legal moves for the other (legal by both: see `Side.choices`);
 * every Crownhead move (and ponder move) must parse as a legal move in pydraughts' own rules,
   every game must end by pydraughts' rules (a win or a rule draw) before a ply cap, and
   pydraughts must log no warning about an unexpected engine line.
@@ -108,6 +108,23 @@ class Side:
             return [m.board_move for m in self.board.legal_moves()]
         return self.board.legal_moves()[0]
 
+    def choices(self, legal, exe: str, variant: str) -> list:
+        """The moves of `legal` that the random side may play. pydraughts 0.5 lets a flying king
+        stop on any square behind a captured piece even where, from another one, it could
+        capture on, which the rules forbid (a move that Crownhead rightly refuses): in the
+        flying-king variants, whose numbering 0.5's board shares with Crownhead's, only the
+        moves whose first and last squares Crownhead's own `moves` lists are kept."""
+        if self.new_api or variant not in ("russian", "brazilian"):
+            return legal
+        out = subprocess.run([exe, "moves", "--variant", variant],
+                             input=self.board.get_li_fen() + "\n", capture_output=True,
+                             text=True, check=True).stdout
+        ends = {(int(m.replace("x", "-").split("-")[0]), int(m.replace("x", "-").split("-")[-1]))
+                for m in out.split()}
+        kept = [m for m in legal if (m[0][0], m[-1][1]) in ends]
+        assert kept, f"no move of pydraughts' {legal} is one of Crownhead's: {out.strip()}"
+        return kept
+
     def push_board_move(self, board_move) -> None:
         if self.new_api:
             import draughts
@@ -133,7 +150,8 @@ def limits(game_index: int, ply: int):
     return choices[(game_index + ply) % len(choices)]
 
 
-def play_game(engine, version: str, variant: str, index: int, rng: random.Random) -> str:
+def play_game(engine, exe: str, version: str, variant: str, index: int,
+              rng: random.Random) -> str:
     """One game; returns a result text, or raises AssertionError on a failure."""
     side = Side(version, variant)
     engine_plays_first = index % 2 == 0
@@ -142,7 +160,7 @@ def play_game(engine, version: str, variant: str, index: int, rng: random.Random
         engine_to_move = (side.plies() % 2 == 0) == engine_plays_first
         legal = side.legal()
         if not engine_to_move:
-            side.push_board_move(rng.choice(legal))
+            side.push_board_move(rng.choice(side.choices(legal, exe, variant)))
             continue
         try:
             result = engine.play(side.board, limits(index, side.plies()), False)
@@ -181,7 +199,7 @@ def worker(args: argparse.Namespace) -> int:
         rng = random.Random(f"{args.seed}:{version}:{variant}")
         for index in range(args.games):
             try:
-                text = play_game(engine, version, variant, index, rng)
+                text = play_game(engine, args.engine, version, variant, index, rng)
                 status = "ok"
             except AssertionError as e:
                 text, status = str(e), "FAIL"
