@@ -3,8 +3,8 @@ the numbers it fits with, the engine it asks for evaluations, and the weights fi
 
 The data files are those of `crownhead selfplay` (docs/SELFPLAY.md), read whole or compressed
 with xz. The weights file (version 1, little-endian; src/learned/weights.rs is the engine's
-reader): `CHEV`, version u8 (1), variant u8 (0 russian, 1 english), a flags byte (bit 0: the
-network is added to the hand-written evaluation; bit 1: the weights are a network), a zero
+reader): `CHEV`, version u8 (1), variant u8 (an index into VARIANTS), a flags byte (bit 0:
+the network is added to the hand-written evaluation; bit 1: the weights are a network), a zero
 byte, the logistic scale K (f32), the number of weights (u32), the weights (i16), and a 64-bit
 FNV-1a checksum of everything before it.
 """
@@ -21,6 +21,10 @@ from scripts.lib import venv
 
 # numpy, pinned: scripts/.venv/training on first use.
 REQUIREMENTS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "requirements.txt")
+
+# The variants as the files number them (the data files' and the weights files' variant byte):
+# their order in the engine's `Variant::ALL`.
+VARIANTS = ["russian", "english", "brazilian", "pool", "italian", "spanish", "czech"]
 
 # The header's flags byte: bit 0 set when the network is a correction added to the
 # hand-written evaluation rather than the whole evaluation.
@@ -123,7 +127,7 @@ def fit_scale(score, result):
 def engine_evals(binary: str, variant: int, fen_list: list[str], weights: str | None):
     """`crownhead evaluate` of each FEN: the hand-written evaluation, or the learned one."""
     import numpy as np
-    args = [binary, "evaluate", "--variant", "russian" if variant == 0 else "english"]
+    args = [binary, "evaluate", "--variant", VARIANTS[variant]]
     if weights:
         args += ["--weights", weights]
     out = subprocess.run(args, input="\n".join(fen_list) + "\n", capture_output=True, text=True,

@@ -321,4 +321,17 @@ mod tests {
         assert_eq!(fnv1a(b""), 0xcbf2_9ce4_8422_2325);
         assert_eq!(fnv1a(b"a"), 0xaf63_dc4c_8601_ec8c);
     }
+
+    #[test]
+    fn the_trainer_numbers_the_variants_as_the_files_do() {
+        // The trainer (and the tool that marks a network for another variant) write the
+        // variant byte from their own list; it must be `Variant::ALL`'s order.
+        let trainer = include_str!("../../scripts/training/train_net_data.py");
+        let line = trainer
+            .lines()
+            .find(|l| l.starts_with("VARIANTS = ["))
+            .expect("train_net_data.py lists VARIANTS");
+        let expected = format!("VARIANTS = [\"{}\"]", Variant::names("\", \""));
+        assert_eq!(line, expected);
+    }
 }
