@@ -154,7 +154,7 @@ def main() -> None:
     k = te.fit_scale(score[~held], result[~held])
     target = (a.lam * result + (1 - a.lam) * te.sigmoid(score / k)).astype(np.float32)
     if a.base == "handwritten":
-        base = te.engine_evals(a.binary, variant, te.fens(rec), None).astype(np.float32)
+        base = te.engine_evals(a.binary, variant, te.fens(rec, variant), None).astype(np.float32)
     else:
         base = np.zeros(len(rec), np.float32)
     print(f"{len(rec)} positions of {game.max() + 1} games ({held.sum()} held out); K = {k:.1f}; "
@@ -165,7 +165,7 @@ def main() -> None:
 
     held_rows = np.flatnonzero(held)
     sample = held_rows[:20_000]
-    hand = te.engine_evals(a.binary, variant, te.fens(rec[sample]), None)
+    hand = te.engine_evals(a.binary, variant, te.fens(rec[sample], variant), None)
     print("held-out error (cross-entropy against results): search score "
           f"{error(score[held], held):.5f}; on {len(sample)} of them the hand-written "
           f"evaluation {error(hand, sample):.5f}", flush=True)
@@ -225,7 +225,7 @@ def main() -> None:
         values = np.concatenate([v.ravel() for v in q])
         te.write_weights(a.out, variant, k, values, a.base, extra_flags=NETWORK_FLAG)
         expected = integer_eval(q, x[sample]) + base[sample]
-        engine = te.engine_evals(a.binary, variant, te.fens(rec[sample]), a.out)
+        engine = te.engine_evals(a.binary, variant, te.fens(rec[sample], variant), a.out)
         worst = float(np.max(np.abs(engine - expected))) if len(sample) else 0.0
         print(f"wrote {a.out} ({len(values)} weights); the engine's evaluation of {len(sample)} "
               f"held-out positions differs from the trainer's by at most {worst:.0f} centi-men")

@@ -26,6 +26,18 @@ REQUIREMENTS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "require
 # their order in the engine's `Variant::ALL`.
 VARIANTS = ["russian", "english", "brazilian", "pool", "italian", "spanish", "czech"]
 
+# The variants whose PDN numbering is the engine frame's seen in a mirror (files a-h reversed;
+# src/notation/mod.rs, `mirror_number`).
+MIRRORED = ("italian", "spanish")
+
+
+def mirror_number(n: int) -> int:
+    """Square `n` of the engine's frame as a mirrored numbering names it: each row of four is
+    read the other way."""
+    row, at = divmod(n - 1, 4)
+    return row * 4 + (3 - at) + 1
+
+
 # The header's flags byte: bit 0 set when the network is a correction added to the
 # hand-written evaluation rather than the whole evaluation.
 BASE_FLAGS = {"none": 0, "handwritten": 1}
@@ -78,13 +90,15 @@ def bits(x, n=32):
     return ((x[:, None] >> np.arange(n, dtype=np.uint32)) & 1).astype(np.int8)
 
 
-def fens(rec) -> list[str]:
-    """The PDN FEN of each record."""
+def fens(rec, variant: int) -> list[str]:
+    """The PDN FEN of each record, in `variant`'s numbering: the files hold the squares of the
+    engine's frame (docs/RULES.md), which italian and spanish number mirrored."""
+    number = mirror_number if VARIANTS[variant] in MIRRORED else (lambda n: n)
     out = []
     columns = (rec["w"].tolist(), rec["b"].tolist(), rec["k"].tolist(), rec["flags"].tolist())
     for w, b, k, flags in zip(*columns):
         def side(bits):
-            return ",".join(("K" if k >> s & 1 else "") + str(s + 1)
+            return ",".join(("K" if k >> s & 1 else "") + str(number(s + 1))
                             for s in range(32) if bits >> s & 1)
         out.append(f"{'B' if flags & 1 else 'W'}:W{side(w)}:B{side(b)}")
     return out
