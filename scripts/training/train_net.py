@@ -2,7 +2,7 @@
 
     python3 -m scripts.training.train_net --data english.bin [--data more.bin]
         --out english.weights [--epochs 8] [--lr 0.001] [--batch 1024] [--holdout 0.1]
-        [--lambda 0.8] [--base none|handwritten] [--seed 1]
+        [--lambda 0.8] [--base none|handwritten] [--init related.weights] [--seed 1]
 
 Reads data files written by `crownhead selfplay` (docs/SELFPLAY.md), fits the model below
 (Adam on minibatches, numpy, in a virtual environment made for it: scripts/.venv/training), prints
@@ -81,6 +81,23 @@ class Net:
             # Start from material: a man 100 centi-men, a king 300.
             self.linear[:] = np.repeat(np.array([100, -100, 300, -300], f32), 32)
 
+    def load(self, path: str, base: str) -> None:
+        """Starts from the network of a weights file (a related variant's, say) rather than
+        from random weights: the file's integers back to the trainer's scales."""
+        import numpy as np
+        _, flags, _, values = te.read_weights(path)
+        if not flags & NETWORK_FLAG or (flags & 1) != te.BASE_FLAGS[base]:
+            sys.exit(f"error: {path} is not a network with --base {base}")
+        shapes = [(INPUTS, H1), (H1,), (H1, H2), (H2,), (H2,), (1,), (INPUTS,)]
+        scales = [ONE, ONE, W2_SCALE, ONE, OUT_SCALE, OUT_SCALE, 1]
+        if len(values) != sum(int(np.prod(s)) for s in shapes):
+            sys.exit(f"error: {path} holds {len(values)} weights, not this network's")
+        at = 0
+        for q, shape, scale in zip(self.params(), shapes, scales):
+            n = int(np.prod(shape))
+            q[...] = (values[at:at + n] / scale).reshape(shape)
+            at += n
+
     def params(self):
         return [self.w1, self.b1, self.w2, self.b2, self.w3, self.b3, self.linear]
 
@@ -132,6 +149,8 @@ def main() -> None:
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--base", choices=sorted(te.BASE_FLAGS), default="none",
                    help="handwritten: the network corrects the engine's hand-written evaluation")
+    p.add_argument("--init", help="start from this weights file's network (of any variant: "
+                   "a related variant's, fitted further on this variant's games)")
     p.add_argument("--binary", default=RELEASE_BINARY,
                    help="the engine, for the hand-written evaluation and the check of the weights")
     a = p.parse_args()
@@ -171,12 +190,18 @@ def main() -> None:
           f"evaluation {error(hand, sample):.5f}", flush=True)
 
     net = Net(rng, a.base == "none")
+    if a.init:
+        net.load(a.init, a.base)
 
     def rows_error(rows):
         e = np.concatenate([net.forward(x[rows[i:i + 65536]])[0]
                             for i in range(0, len(rows), 65536)])
         return error(e + base[rows], rows)
 
+    # With --init, the network as it came is the one to beat: no epoch that does worse is kept.
+    start_loss = rows_error(held_rows) if a.init else float("inf")
+    if a.init:
+        print(f"held-out error of {a.init} as it is: {start_loss:.5f}", flush=True)
     params = net.params()
     m1 = [np.zeros_like(q) for q in params]
     m2 = [np.zeros_like(q) for q in params]
@@ -187,7 +212,7 @@ def main() -> None:
     # generator of its own, so that the fit itself is the one the seed gave before.
     sample_rng = np.random.default_rng([a.seed, 1])
     train_sample = sample_rng.choice(train_rows, min(len(train_rows), 200_000), replace=False)
-    best, best_params = float("inf"), [q.copy() for q in params]
+    best, best_params = start_loss, [q.copy() for q in params]
     for epoch in range(a.epochs):
         # The last quarter of the epochs at a tenth of the rate settles the weights.
         lr = a.lr if epoch < a.epochs - max(1, a.epochs // 4) else a.lr / 10

@@ -156,6 +156,21 @@ def fnv1a(data: bytes) -> int:
     return h
 
 
+def read_weights(path):
+    """A weights file's variant, flags, scale K and weights (i16, as a numpy array); a file
+    that is not a whole, intact weights file of this format stops the script."""
+    import numpy as np
+    with open(path, "rb") as f:
+        data = f.read()
+    if len(data) < 24 or data[:4] != b"CHEV" or data[4] != 1:
+        sys.exit(f"error: {path} is not a weights file of version 1")
+    body, (stored,) = data[:-8], struct.unpack("<Q", data[-8:])
+    (k, count) = struct.unpack("<fI", body[8:16])
+    if fnv1a(body) != stored or len(body) != 16 + 2 * count:
+        sys.exit(f"error: {path} is cut off or corrupt (its checksum or length is wrong)")
+    return body[5], body[6], k, np.frombuffer(body[16:], "<i2").astype(np.int64)
+
+
 def write_weights(path, variant, k, w, base, extra_flags=0):
     """Writes weights `w` (rounded to i16) in the file format above; `extra_flags` are the
     header's flags beyond the base's bit (the network's bit)."""
