@@ -26,7 +26,7 @@ echo "== Windows: toolchains (Debian's mingw-w64 and wine, rustup's windows-gnu 
 packages="gcc-mingw-w64-x86-64 binutils-mingw-w64-x86-64 wine wine64 python3"
 targets="x86_64-pc-windows-gnu"
 if [ $full = 1 ]; then
-    packages="$packages gcc-mingw-w64-i686 binutils-mingw-w64-i686 g++-mingw-w64-x86-64 xvfb imagemagick zip unzip"
+    packages="$packages gcc-mingw-w64-i686 binutils-mingw-w64-i686 g++-mingw-w64-x86-64 g++-mingw-w64-i686 xvfb imagemagick zip unzip"
     targets="$targets i686-pc-windows-gnu"
     # wine32 comes from Debian's i386 architecture; without it the 32-bit builds are still
     # built and checked statically, but not run.
