@@ -32,10 +32,14 @@ const OUT_SHIFT: u32 = 11;
 /// a register; `new` proves no sum can leave the range), the second layer by pairs of
 /// first-layer units, each pair's two weights into a unit side by side, so that a pair's
 /// contribution to all the units is a few `pmaddwd` (i16 pairs multiplied and added into i32).
+///
+/// The rows start on cache lines (64 bytes), so that a row of the first layer is two lines and
+/// a load never straddles two.
 #[derive(Clone, Debug)]
+#[repr(C, align(64))]
 pub struct Network {
     /// Per input, its weight into each first-layer unit.
-    w1: Vec<[i16; H1]>,
+    w1: [[i16; H1]; INPUTS],
     b1: [i16; H1],
     /// Per pair of first-layer units (2p, 2p + 1), per second-layer unit k: the weights
     /// from 2p and from 2p + 1 into k.
@@ -67,10 +71,8 @@ impl Network {
         let (b2, rest) = rest.split_at(H2);
         let (w3, rest) = rest.split_at(H2);
         let (b3, linear) = rest.split_at(1);
-        let w1: Vec<[i16; H1]> = w1
-            .chunks_exact(H1)
-            .map(|row| std::array::from_fn(|j| row[j]))
-            .collect();
+        let w1: [[i16; H1]; INPUTS] =
+            std::array::from_fn(|i| std::array::from_fn(|j| w1[i * H1 + j]));
         // The largest first-layer sum a board can make: a square holds one piece, so one of
         // its four inputs at most.
         for j in 0..H1 {
@@ -292,9 +294,15 @@ impl Network {
                 .map(|b| (last.inputs[b] ^ inputs[b]).count_ones())
                 .sum();
             if changes <= MAX_CHANGES {
-                self.update(&mut last.acc, &mut last.linear, last.inputs, inputs);
-                last.inputs = inputs;
-                return (last.acc, last.linear);
+                // On copies, which stay in registers through the update.
+                let (mut acc, mut linear) = (last.acc, last.linear);
+                self.update(&mut acc, &mut linear, last.inputs, inputs);
+                *last = Recent {
+                    inputs,
+                    acc,
+                    linear,
+                };
+                return (acc, linear);
             }
         }
         let (acc, linear) = self.first_layer(inputs);
@@ -341,10 +349,12 @@ const MAX_CHANGES: u32 = 12;
 #[derive(Clone, Debug, Default)]
 pub struct Accumulators([Option<Recent>; 2]);
 
+/// Aligned like the rows added to `acc` (see `Network`).
 #[derive(Clone, Debug)]
+#[repr(C, align(64))]
 struct Recent {
-    inputs: [u32; 4],
     acc: [i16; H1],
+    inputs: [u32; 4],
     linear: i32,
 }
 
