@@ -117,6 +117,9 @@ impl Network {
     /// holds with the same side to move, where few pieces differ. The same value as `evaluate`.
     #[inline]
     pub fn evaluate_from(&self, pos: &Position, recent: &mut Accumulators) -> i32 {
+        if recent.seen.is_empty() {
+            recent.make_room();
+        }
         let seen = Seen::of(pos);
         let slot = seen.slot();
         if let Some(value) = recent.seen[slot].value_of(&seen) {
@@ -381,7 +384,8 @@ const MAX_CHANGES: u32 = 12;
 #[derive(Clone, Debug)]
 pub struct Accumulators {
     last: [Option<Recent>; 2],
-    /// `SEEN` slots, by `Seen::slot`.
+    /// `SEEN` slots, by `Seen::slot`; none until the first evaluation, so that a search with
+    /// the hand-written evaluation, whose thread keeps one too, does not clear them.
     seen: Box<[Seen]>,
 }
 
@@ -389,8 +393,17 @@ impl Default for Accumulators {
     fn default() -> Accumulators {
         Accumulators {
             last: [None, None],
-            seen: vec![Seen::default(); SEEN].into_boxed_slice(),
+            seen: Box::new([]),
         }
+    }
+}
+
+impl Accumulators {
+    /// The slots, empty.
+    #[cold]
+    #[inline(never)]
+    fn make_room(&mut self) {
+        self.seen = vec![Seen::default(); SEEN].into_boxed_slice();
     }
 }
 
