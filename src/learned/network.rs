@@ -8,8 +8,9 @@
 //! The side to move's view makes a position and its colour-mirrored twin the same inputs, so
 //! the evaluation is symmetric by construction.
 
-use super::view::{view_of, Bits};
+use super::view::view_of;
 use super::WeightsError;
+use crate::bitboard::{Bitboard, Color};
 use crate::position::Position;
 
 /// Inputs: four sets of 32 squares.
@@ -32,20 +33,25 @@ const OUT_SHIFT: u32 = 11;
 /// a register; `new` proves no sum can leave the range), the second layer by pairs of
 /// first-layer units, each pair's two weights into a unit side by side, so that a pair's
 /// contribution to all the units is a few `pmaddwd` (i16 pairs multiplied and added into i32).
+///
+/// The rows start on cache lines (64 bytes), so that a row of the first layer is two lines and
+/// a load never straddles two.
 #[derive(Clone, Debug)]
+#[repr(C, align(64))]
 pub struct Network {
-    /// Per input, its weight into each first-layer unit.
-    w1: Vec<[i16; H1]>,
+    /// Per input, its weight into each first-layer unit; then `NO_ROW`, all zero.
+    w1: [[i16; H1]; INPUTS + 1],
     b1: [i16; H1],
     /// Per pair of first-layer units (2p, 2p + 1), per second-layer unit k: the weights
     /// from 2p and from 2p + 1 into k.
-    w2: Vec<[[i16; 2]; H2]>,
+    w2: [[[i16; 2]; H2]; H1 / 2],
     /// The second layer's biases, already times 2^`W2_SHIFT` like its products.
     b2: [i32; H2],
     w3: [i32; H2],
     /// The output bias, already times `ONE` like the products.
     b3: i32,
-    linear: [i32; INPUTS],
+    /// Per input, its linear weight; then `NO_ROW`'s, zero.
+    linear: [i32; INPUTS + 1],
     /// Whether this processor has AVX2: the same code then runs 16 lanes wide.
     #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
     avx2: bool,
@@ -67,10 +73,9 @@ impl Network {
         let (b2, rest) = rest.split_at(H2);
         let (w3, rest) = rest.split_at(H2);
         let (b3, linear) = rest.split_at(1);
-        let w1: Vec<[i16; H1]> = w1
-            .chunks_exact(H1)
-            .map(|row| std::array::from_fn(|j| row[j]))
-            .collect();
+        let w1: [[i16; H1]; INPUTS + 1] = std::array::from_fn(|i| {
+            std::array::from_fn(|j| if i < INPUTS { w1[i * H1 + j] } else { 0 })
+        });
         // The largest first-layer sum a board can make: a square holds one piece, so one of
         // its four inputs at most.
         for j in 0..H1 {
@@ -90,13 +95,13 @@ impl Network {
         Ok(Network {
             w1,
             b1: std::array::from_fn(|j| b1[j]),
-            w2: (0..H1 / 2)
-                .map(|p| std::array::from_fn(|k| [w2[2 * p * H2 + k], w2[(2 * p + 1) * H2 + k]]))
-                .collect(),
+            w2: std::array::from_fn(|p| {
+                std::array::from_fn(|k| [w2[2 * p * H2 + k], w2[(2 * p + 1) * H2 + k]])
+            }),
             b2: std::array::from_fn(|k| i32::from(b2[k]) << W2_SHIFT),
             w3: std::array::from_fn(|k| i32::from(w3[k])),
             b3: i32::from(b3[0]) * ONE,
-            linear: std::array::from_fn(|i| i32::from(linear[i])),
+            linear: std::array::from_fn(|i| linear.get(i).map_or(0, |&w| i32::from(w))),
             avx2: has_avx2(),
         })
     }
@@ -107,11 +112,22 @@ impl Network {
         self.parts(pos).iter().sum()
     }
 
-    /// The evaluation of `pos`, the first layer updated from the last position `recent` holds
-    /// with the same side to move, where few pieces differ. The same value as `evaluate`.
+    /// The evaluation of `pos`: the value `recent` kept if this thread has evaluated `pos`
+    /// lately, else computed with the first layer updated from the last position `recent`
+    /// holds with the same side to move, where few pieces differ. The same value as `evaluate`.
     #[inline]
     pub fn evaluate_from(&self, pos: &Position, recent: &mut Accumulators) -> i32 {
-        self.parts_with(pos, Some(recent)).iter().sum()
+        if recent.seen.is_empty() {
+            recent.make_room();
+        }
+        let seen = Seen::of(pos);
+        let slot = seen.slot();
+        if let Some(value) = recent.seen[slot].value_of(&seen) {
+            return value;
+        }
+        let value = self.parts_with(pos, Some(&mut recent.last)).iter().sum();
+        recent.seen[slot] = Seen { value, ..seen };
+        value
     }
 
     /// The evaluation in two parts: the linear weights of the pieces, and the network's output.
@@ -121,7 +137,7 @@ impl Network {
     }
 
     #[inline]
-    fn parts_with(&self, pos: &Position, recent: Option<&mut Accumulators>) -> [i32; 2] {
+    fn parts_with(&self, pos: &Position, recent: Option<&mut [Option<Recent>; 2]>) -> [i32; 2] {
         #[cfg(target_arch = "x86_64")]
         if self.avx2 {
             // SAFETY: `avx2` is set only where the processor has AVX2.
@@ -133,7 +149,11 @@ impl Network {
     /// `parts_with` compiled for AVX2: the same integer arithmetic, so the same values.
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx2")]
-    unsafe fn parts_avx2(&self, pos: &Position, recent: Option<&mut Accumulators>) -> [i32; 2] {
+    unsafe fn parts_avx2(
+        &self,
+        pos: &Position,
+        recent: Option<&mut [Option<Recent>; 2]>,
+    ) -> [i32; 2] {
         self.parts_body(pos, recent, true)
     }
 
@@ -144,18 +164,18 @@ impl Network {
     fn parts_body(
         &self,
         pos: &Position,
-        recent: Option<&mut Accumulators>,
+        recent: Option<&mut [Option<Recent>; 2]>,
         avx2: bool,
     ) -> [i32; 2] {
         let view = view_of(pos);
+        // Our men and theirs in one word, our kings and theirs in another: bit b of word w is
+        // input 64 w + b.
         let inputs = [
-            view.our_men,
-            view.their_men,
-            view.our_kings,
-            view.their_kings,
+            u64::from(view.our_men) | u64::from(view.their_men) << 32,
+            u64::from(view.our_kings) | u64::from(view.their_kings) << 32,
         ];
         let (acc, linear) = match recent {
-            Some(recent) => self.first_layer_from(&mut recent.0[pos.side() as usize], inputs),
+            Some(recent) => self.first_layer_from(&mut recent[pos.side() as usize], inputs),
             None => self.first_layer(inputs),
         };
         let h1 = acc.map(|a| a.clamp(0, ONE as i16));
@@ -208,7 +228,9 @@ impl Network {
 
     /// `second_layer` with AVX2 by hand (the compiler does not find it): a pair of
     /// first-layer outputs, broadcast, times its interleaved weights into 8 units at once is
-    /// one `vpmaddwd`.
+    /// one `vpmaddwd`. Every pair is added, even a pair of units that are both off: in play
+    /// most pairs have a unit on (five in six in the bench), and the test and branch per pair
+    /// cost more than the few products they save.
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx2")]
     fn second_layer_avx2(&self, h1: &[i16; H1]) -> [i32; H2] {
@@ -217,22 +239,23 @@ impl Network {
         let mut sums = self.b2;
         let sums_at = sums.as_mut_ptr().cast::<__m256i>();
         // SAFETY: `sums` is H2 = 4 * LANES i32s; each row is H2 pairs of i16, the same 128
-        // bytes; unaligned loads and stores.
+        // bytes; `h1` is H1 / 2 pairs of i16, read 4 bytes at a time; unaligned loads and
+        // stores.
         unsafe {
             let mut acc: [__m256i; H2 / LANES] =
                 std::array::from_fn(|q| _mm256_loadu_si256(sums_at.add(q)));
-            for (pair, rows) in h1.chunks_exact(2).zip(&self.w2) {
-                if pair[0] | pair[1] == 0 {
-                    continue;
-                }
-                let both = i32::from(pair[0] as u16) | i32::from(pair[1] as u16) << 16;
-                let both = _mm256_set1_epi32(both);
-                let at = rows.as_ptr().cast::<__m256i>();
-                for (q, a) in acc.iter_mut().enumerate() {
-                    *a = _mm256_add_epi32(
-                        *a,
-                        _mm256_madd_epi16(both, _mm256_loadu_si256(at.add(q))),
-                    );
+            let pairs = h1.as_ptr().cast::<i32>();
+            // Four pairs a turn: the loop's own counting is then a small part of it.
+            for (turn, rows) in self.w2.chunks_exact(4).enumerate() {
+                for (p, rows) in rows.iter().enumerate() {
+                    let both = _mm256_set1_epi32(pairs.add(4 * turn + p).read_unaligned());
+                    let at = rows.as_ptr().cast::<__m256i>();
+                    for (q, a) in acc.iter_mut().enumerate() {
+                        *a = _mm256_add_epi32(
+                            *a,
+                            _mm256_madd_epi16(both, _mm256_loadu_si256(at.add(q))),
+                        );
+                    }
                 }
             }
             for (q, a) in acc.iter().enumerate() {
@@ -243,7 +266,7 @@ impl Network {
     }
 
     /// `second_layer` with WebAssembly's 128-bit SIMD (the browser's build): the AVX2 path's
-    /// method, four units at a time; `i32x4_dot_i16x8` is `pmaddwd`.
+    /// method, every pair added, four units at a time; `i32x4_dot_i16x8` is `pmaddwd`.
     #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
     #[inline(always)]
     fn second_layer_simd128(&self, h1: &[i16; H1]) -> [i32; H2] {
@@ -251,15 +274,14 @@ impl Network {
         const LANES: usize = 4;
         let mut sums = self.b2;
         // SAFETY: `sums` is H2 = 8 * LANES i32s; each row is H2 pairs of i16, the same 128
-        // bytes; v128 loads and stores need no alignment.
+        // bytes; `h1` is H1 / 2 pairs of i16, read 4 bytes at a time; v128 loads and stores
+        // need no alignment.
         unsafe {
             let sums_at = sums.as_mut_ptr().cast::<v128>();
             let mut acc: [v128; H2 / LANES] = std::array::from_fn(|q| v128_load(sums_at.add(q)));
-            for (pair, rows) in h1.chunks_exact(2).zip(&self.w2) {
-                if pair[0] | pair[1] == 0 {
-                    continue;
-                }
-                let both = i32x4_splat(i32::from(pair[0] as u16) | i32::from(pair[1] as u16) << 16);
+            let pairs = h1.as_ptr().cast::<i32>();
+            for (p, rows) in self.w2.iter().enumerate() {
+                let both = i32x4_splat(pairs.add(p).read_unaligned());
                 let at = rows.as_ptr().cast::<v128>();
                 for (q, a) in acc.iter_mut().enumerate() {
                     *a = i32x4_add(*a, i32x4_dot_i16x8(both, v128_load(at.add(q))));
@@ -272,27 +294,32 @@ impl Network {
         sums
     }
 
-    /// The first layer's sums and the linear part for `inputs` (the four sets of the view),
-    /// from scratch: the update from an empty board.
+    /// The first layer's sums and the linear part for `inputs` (the view's two words, see
+    /// `parts_body`), from scratch: the update from an empty board.
     #[inline(always)]
-    fn first_layer(&self, inputs: [u32; 4]) -> ([i16; H1], i32) {
+    fn first_layer(&self, inputs: [u64; 2]) -> ([i16; H1], i32) {
         let (mut acc, mut linear) = (self.b1, 0);
-        self.update(&mut acc, &mut linear, [0; 4], inputs);
+        self.update(&mut acc, &mut linear, [0; 2], inputs);
         (acc, linear)
     }
 
     /// The same from `slot`'s last sums, moving only the inputs that changed, where they are
     /// few; the slot then holds `inputs`' sums.
     #[inline(always)]
-    fn first_layer_from(&self, slot: &mut Option<Recent>, inputs: [u32; 4]) -> ([i16; H1], i32) {
+    fn first_layer_from(&self, slot: &mut Option<Recent>, inputs: [u64; 2]) -> ([i16; H1], i32) {
         if let Some(last) = slot {
-            let changes: u32 = (0..4)
-                .map(|b| (last.inputs[b] ^ inputs[b]).count_ones())
-                .sum();
+            let changes = (last.inputs[0] ^ inputs[0]).count_ones()
+                + (last.inputs[1] ^ inputs[1]).count_ones();
             if changes <= MAX_CHANGES {
-                self.update(&mut last.acc, &mut last.linear, last.inputs, inputs);
-                last.inputs = inputs;
-                return (last.acc, last.linear);
+                // On copies, which stay in registers through the update.
+                let (mut acc, mut linear) = (last.acc, last.linear);
+                self.update(&mut acc, &mut linear, last.inputs, inputs);
+                *last = Recent {
+                    inputs,
+                    acc,
+                    linear,
+                };
+                return (acc, linear);
             }
         }
         let (acc, linear) = self.first_layer(inputs);
@@ -305,44 +332,138 @@ impl Network {
     }
 
     /// Moves the first layer's sums and the linear part from the inputs `old` to `new`: the
-    /// rows of inputs set only in `old` taken away, those set only in `new` added.
+    /// rows of inputs set only in `old` taken away, those set only in `new` added. One row
+    /// goes and one comes at each turn, `NO_ROW` standing in for a side that has run out, so
+    /// that a move (a man gone from one square, come to another) is one turn, and a word's
+    /// loop ends once: every loop's end that the processor mispredicts costs about as much as
+    /// a row, and before this the eight loops of two words' gone and come sets ended three
+    /// times an update on average.
+    ///
+    /// Wrapping: on the way from one board to another a sum may pass outside 16 bits, but
+    /// every board's sum lies inside (`new` proves it), so the wrapped result is exact.
     #[inline(always)]
-    fn update(&self, acc: &mut [i16; H1], linear: &mut i32, old: [u32; 4], new: [u32; 4]) {
-        for (block, (&old, &new)) in old.iter().zip(&new).enumerate() {
-            for (set, sign) in [(old & !new, -1), (new & !old, 1)] {
-                for s in Bits(set) {
-                    self.add_row(acc, 32 * block + s, sign);
-                    *linear += i32::from(sign) * self.linear[32 * block + s];
+    fn update(&self, acc: &mut [i16; H1], linear: &mut i32, old: [u64; 2], new: [u64; 2]) {
+        for (word, (&old, &new)) in old.iter().zip(&new).enumerate() {
+            let (mut gone, mut come) = (old & !new, new & !old);
+            while gone | come != 0 {
+                let (out, into) = (row(word, gone), row(word, come));
+                for ((a, &w_in), &w_out) in acc.iter_mut().zip(&self.w1[into]).zip(&self.w1[out]) {
+                    *a = a.wrapping_add(w_in).wrapping_sub(w_out);
                 }
+                *linear += self.linear[into] - self.linear[out];
+                gone &= gone.wrapping_sub(1);
+                come &= come.wrapping_sub(1);
             }
         }
     }
+}
 
-    /// Adds (`sign` 1) or takes away (-1) input `i`'s row of first-layer weights. Wrapping:
-    /// on the way from one board to another a sum may pass outside 16 bits, but every board's
-    /// sum lies inside (`new` proves it), so the wrapped result is exact.
-    #[inline(always)]
-    fn add_row(&self, acc: &mut [i16; H1], i: usize, sign: i16) {
-        for (a, &w) in acc.iter_mut().zip(&self.w1[i]) {
-            *a = a.wrapping_add(w.wrapping_mul(sign));
-        }
+/// The row of the lowest input of `set` in word `word` (see `parts_body`), or `NO_ROW` if
+/// `set` is empty.
+#[inline(always)]
+fn row(word: usize, set: u64) -> usize {
+    if set == 0 {
+        NO_ROW
+    } else {
+        64 * word + set.trailing_zeros() as usize
     }
 }
+
+/// The row of zeros after the inputs' rows, which `update` adds or takes away for nothing.
+const NO_ROW: usize = INPUTS;
 
 /// How many inputs may differ from the last position's before the first layer is summed
 /// afresh rather than updated (an update costs about what adding a piece does).
 const MAX_CHANGES: u32 = 12;
 
-/// The first layer's sums of the last position evaluated with each side to move (a
-/// position's inputs are seen from its side to move, so the two sides' views do not mix). A
-/// search keeps one per thread: consecutive positions of a search share most of their pieces.
-#[derive(Clone, Debug, Default)]
-pub struct Accumulators([Option<Recent>; 2]);
-
+/// What a search's thread keeps of its evaluations to make the next ones cheaper: the first
+/// layer's sums of the last position evaluated with each side to move (a position's inputs are
+/// seen from its side to move, so the two sides' views do not mix), since consecutive positions
+/// of a search share most of their pieces; and the values of the positions evaluated lately,
+/// since a search asks for many again (at depth 9, 38% of the english bench's evaluations and
+/// 39% of the russian's: the leaves of one iteration are the nodes next to the leaves of the
+/// next, which are evaluated for static pruning, and transpositions). Values are kept whole, by
+/// position: a kept value is the one the network computes.
 #[derive(Clone, Debug)]
-struct Recent {
-    inputs: [u32; 4],
+pub struct Accumulators {
+    last: [Option<Recent>; 2],
+    /// `SEEN` slots, by `Seen::slot`; none until the first evaluation, so that a search with
+    /// the hand-written evaluation, whose thread keeps one too, does not clear them.
+    seen: Box<[Seen]>,
+}
+
+impl Default for Accumulators {
+    fn default() -> Accumulators {
+        Accumulators {
+            last: [None, None],
+            seen: Box::new([]),
+        }
+    }
+}
+
+impl Accumulators {
+    /// The slots, empty.
+    #[cold]
+    #[inline(never)]
+    fn make_room(&mut self) {
+        self.seen = vec![Seen::default(); SEEN].into_boxed_slice();
+    }
+}
+
+/// The slots of kept values: 512 KiB, within a core's second-level cache, made afresh for each
+/// search's thread. In the english bench at the default depth (counted by callgrind) they took
+/// 7.8% off the instructions of the search; 2^12 slots took 4.8%, 2^16 (2 MiB) 9.6% but ran
+/// slower by the clock.
+const SEEN: usize = 1 << 14;
+
+/// A position evaluated and its value; all zero for an empty slot.
+#[derive(Clone, Copy, Debug, Default)]
+#[repr(C, align(32))]
+struct Seen {
+    pieces: [Bitboard; 2],
+    kings: Bitboard,
+    /// 1 + the side to move (`Color as u32`), so never 0.
+    side: u32,
+    value: i32,
+}
+
+impl Seen {
+    /// `pos`, its value not yet known.
+    #[inline(always)]
+    fn of(pos: &Position) -> Seen {
+        Seen {
+            pieces: [pos.pieces(Color::White), pos.pieces(Color::Black)],
+            kings: pos.kings(),
+            side: pos.side() as u32 + 1,
+            value: 0,
+        }
+    }
+
+    /// The slot of this position: a hash of its pieces and side (a search's positions from
+    /// `play_unkeyed` have no Zobrist key).
+    #[inline(always)]
+    fn slot(&self) -> usize {
+        let h = self.pieces[0].wrapping_mul(0x9E37_79B9_7F4A_7C15)
+            ^ self.pieces[1].wrapping_mul(0xC2B2_AE3D_27D4_EB4F)
+            ^ self.kings.wrapping_mul(0x1656_67B1_9E37_79F9)
+            ^ u64::from(self.side);
+        (h >> (64 - SEEN.trailing_zeros())) as usize
+    }
+
+    /// The value kept here, if this slot holds `pos`'s.
+    #[inline(always)]
+    fn value_of(&self, pos: &Seen) -> Option<i32> {
+        (self.pieces == pos.pieces && self.kings == pos.kings && self.side == pos.side)
+            .then_some(self.value)
+    }
+}
+
+/// Aligned like the rows added to `acc` (see `Network`).
+#[derive(Clone, Debug)]
+#[repr(C, align(64))]
+pub(super) struct Recent {
     acc: [i16; H1],
+    inputs: [u64; 2],
     linear: i32,
 }
 
@@ -360,7 +481,7 @@ fn has_avx2() -> bool {
 
 #[cfg(test)]
 mod tests {
-    use super::super::view::{random_position, View};
+    use super::super::view::{random_position, Bits, View};
     use super::*;
     use crate::notation::fen::parse_fen;
     use crate::selfplay::game::SplitMix;
@@ -453,6 +574,10 @@ mod tests {
             for _ in 0..80 {
                 assert_eq!(net.evaluate_from(&pos, &mut recent), net.evaluate(&pos));
                 checked += 1;
+                if checked % 5 == 0 {
+                    // Again, as a search asks: the kept value.
+                    assert_eq!(net.evaluate_from(&pos, &mut recent), net.evaluate(&pos));
+                }
                 let moves = crate::variant::Variant::Russian.legal_moves(&pos);
                 if moves.is_empty() {
                     break;

@@ -41,9 +41,11 @@ pub(super) fn view_of(pos: &Position) -> View {
     }
 }
 
-/// The squares of a 32-bit set.
+/// The squares of a 32-bit set (for the tests: `update` walks the sets itself).
+#[cfg(test)]
 pub(super) struct Bits(pub(super) u32);
 
+#[cfg(test)]
 impl Iterator for Bits {
     type Item = usize;
     fn next(&mut self) -> Option<usize> {

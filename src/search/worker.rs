@@ -143,7 +143,8 @@ pub(crate) struct Worker<'a, R: Rules> {
     /// Probes that gave a score or a cut.
     pub(crate) tbhits: u64,
     /// The learned network's first-layer sums of this thread's last evaluations, which the
-    /// next one updates rather than sums afresh (same values, fewer additions).
+    /// next one updates rather than sums afresh, and the values of its recent evaluations,
+    /// which a position asked for again reuses (same values, less arithmetic).
     recent: Accumulators,
     _rules: PhantomData<R>,
 }
