@@ -111,7 +111,7 @@ mod tests {
         assert!(EvalChoice::Learned.learned(Variant::English).is_some());
         assert!(EvalChoice::Learned.learned(Variant::Russian).is_some());
         // Each of these variants' networks won its match against the hand-written evaluation
-        // (brazilian and pool play russian's, italian english's).
+        // (pool plays russian's, italian english's; brazilian has its own).
         for variant in [
             Variant::English,
             Variant::Russian,

@@ -16,10 +16,10 @@ use std::sync::{Arc, OnceLock};
 /// plays).
 pub fn network_source(variant: Variant) -> Option<Variant> {
     match variant {
-        Variant::English | Variant::Russian => Some(variant),
+        Variant::English | Variant::Russian | Variant::Brazilian => Some(variant),
         // The Russian board, men and flying kings; only which capture must be taken, and a man
         // crowned mid-capture, differ: positions are valued alike.
-        Variant::Brazilian | Variant::Pool => Some(Variant::Russian),
+        Variant::Pool => Some(Variant::Russian),
         // English's men and short kings; only the capture rules differ (the precedence, men
         // that take no kings) and the board is numbered mirrored, which the engine's own frame
         // does not see.
@@ -34,6 +34,7 @@ fn embedded_bytes(variant: Variant) -> Option<&'static [u8]> {
     match variant {
         Variant::English => Some(include_bytes!("english.weights")),
         Variant::Russian => Some(include_bytes!("russian.weights")),
+        Variant::Brazilian => Some(include_bytes!("brazilian.weights")),
         _ => None,
     }
 }
@@ -85,7 +86,7 @@ mod tests {
 
     #[test]
     fn the_embedded_weights_load_for_their_variant() {
-        for variant in [Variant::English, Variant::Russian] {
+        for variant in [Variant::English, Variant::Russian, Variant::Brazilian] {
             let bytes = embedded_bytes(variant).expect("embedded weights");
             let w = Weights::parse(bytes, variant)
                 .and_then(Learned::new)
@@ -107,7 +108,7 @@ mod tests {
                 None => assert!(learned_for(variant).is_none(), "{variant}"),
             }
         }
-        assert_eq!(network_source(Variant::Brazilian), Some(Variant::Russian));
+        assert_eq!(network_source(Variant::Brazilian), Some(Variant::Brazilian));
         assert_eq!(network_source(Variant::Pool), Some(Variant::Russian));
         assert_eq!(network_source(Variant::Italian), Some(Variant::English));
     }
