@@ -21,7 +21,7 @@ import struct
 import subprocess
 import sys
 
-from scripts.training.train_net_data import VARIANTS, fnv1a
+from scripts.training.train_net_data import VARIANTS, fnv1a, weights_body
 
 VARIANT_BYTE = 5  # the header's variant byte
 
@@ -29,11 +29,7 @@ VARIANT_BYTE = 5  # the header's variant byte
 def retarget(data: bytes, variant: str) -> bytes:
     """The weights file `data` marked for `variant`, its checksum made good; a file that is not
     a whole, intact weights file is refused."""
-    if len(data) < 24 or data[:4] != b"CHEV":
-        raise ValueError("not a weights file (no CHEV header)")
-    body, (stored,) = data[:-8], struct.unpack("<Q", data[-8:])
-    if fnv1a(body) != stored:
-        raise ValueError("the checksum does not match: the file is cut off or corrupt")
+    body = weights_body(data)
     body = body[:VARIANT_BYTE] + bytes([VARIANTS.index(variant)]) + body[VARIANT_BYTE + 1:]
     return body + struct.pack("<Q", fnv1a(body))
 

@@ -50,6 +50,8 @@ ONE = 128  # an activation of 1.0 in the engine's integers
 W2_SCALE = 64
 OUT_SCALE = 1600  # output weights: 100 centi-men a man, 16 steps a centi-man
 NETWORK_FLAG = 2  # the file header's flags bit: the weights are this network
+# Each parameter's scale to the engine's integers, in `Net.params` (and file) order.
+SCALES = [ONE, ONE, W2_SCALE, ONE, OUT_SCALE, OUT_SCALE, 1]
 
 
 def inputs(rec):
@@ -84,19 +86,16 @@ class Net:
     def load(self, path: str, base: str) -> None:
         """Starts from the network of a weights file (a related variant's, say) rather than
         from random weights: the file's integers back to the trainer's scales."""
-        import numpy as np
         _, flags, _, values = te.read_weights(path)
         if not flags & NETWORK_FLAG or (flags & 1) != te.BASE_FLAGS[base]:
             sys.exit(f"error: {path} is not a network with --base {base}")
-        shapes = [(INPUTS, H1), (H1,), (H1, H2), (H2,), (H2,), (1,), (INPUTS,)]
-        scales = [ONE, ONE, W2_SCALE, ONE, OUT_SCALE, OUT_SCALE, 1]
-        if len(values) != sum(int(np.prod(s)) for s in shapes):
+        params = self.params()
+        if len(values) != sum(q.size for q in params):
             sys.exit(f"error: {path} holds {len(values)} weights, not this network's")
         at = 0
-        for q, shape, scale in zip(self.params(), shapes, scales):
-            n = int(np.prod(shape))
-            q[...] = (values[at:at + n] / scale).reshape(shape)
-            at += n
+        for q, scale in zip(params, SCALES):
+            q[...] = (values[at:at + q.size] / scale).reshape(q.shape)
+            at += q.size
 
     def params(self):
         return [self.w1, self.b1, self.w2, self.b2, self.w3, self.b3, self.linear]
@@ -121,8 +120,7 @@ class Net:
         """The integer weights the engine reads, in file order."""
         import numpy as np
         r = lambda a, s: np.clip(np.rint(a * s), -32768, 32767).astype(np.int64)  # noqa: E731
-        return [r(self.w1, ONE), r(self.b1, ONE), r(self.w2, W2_SCALE), r(self.b2, ONE),
-                r(self.w3, OUT_SCALE), r(self.b3, OUT_SCALE), r(self.linear, 1)]
+        return [r(q, scale) for q, scale in zip(self.params(), SCALES)]
 
 
 def integer_eval(q, x):

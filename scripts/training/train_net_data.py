@@ -156,18 +156,30 @@ def fnv1a(data: bytes) -> int:
     return h
 
 
+def weights_body(data: bytes) -> bytes:
+    """A weights file's bytes without the checksum, once the header's name and the checksum
+    are checked; ValueError for anything else."""
+    if len(data) < 24 or data[:4] != b"CHEV":
+        raise ValueError("not a weights file (no CHEV header)")
+    body, (stored,) = data[:-8], struct.unpack("<Q", data[-8:])
+    if fnv1a(body) != stored:
+        raise ValueError("the checksum does not match: the file is cut off or corrupt")
+    return body
+
+
 def read_weights(path):
     """A weights file's variant, flags, scale K and weights (i16, as a numpy array); a file
     that is not a whole, intact weights file of this format stops the script."""
     import numpy as np
     with open(path, "rb") as f:
         data = f.read()
-    if len(data) < 24 or data[:4] != b"CHEV" or data[4] != 1:
-        sys.exit(f"error: {path} is not a weights file of version 1")
-    body, (stored,) = data[:-8], struct.unpack("<Q", data[-8:])
+    try:
+        body = weights_body(data)
+    except ValueError as e:
+        sys.exit(f"error: {path}: {e}")
     (k, count) = struct.unpack("<fI", body[8:16])
-    if fnv1a(body) != stored or len(body) != 16 + 2 * count:
-        sys.exit(f"error: {path} is cut off or corrupt (its checksum or length is wrong)")
+    if body[4] != 1 or len(body) != 16 + 2 * count:
+        sys.exit(f"error: {path} is not a weights file of version 1 and its stated length")
     return body[5], body[6], k, np.frombuffer(body[16:], "<i2").astype(np.int64)
 
 
