@@ -111,13 +111,16 @@ mod tests {
         assert!(EvalChoice::Learned.learned(Variant::English).is_some());
         assert!(EvalChoice::Learned.learned(Variant::Russian).is_some());
         // Each of these variants' networks won its match against the hand-written evaluation
-        // (pool plays russian's, italian english's; brazilian has its own).
+        // (pool plays russian's, italian english's; brazilian, spanish and czech have their own):
+        // every variant plays a network by default.
         for variant in [
             Variant::English,
             Variant::Russian,
             Variant::Brazilian,
             Variant::Pool,
             Variant::Italian,
+            Variant::Spanish,
+            Variant::Czech,
         ] {
             assert!(EvalChoice::Auto.learned(variant).is_some(), "{variant}");
         }

@@ -16,7 +16,11 @@ use std::sync::{Arc, OnceLock};
 /// plays).
 pub fn network_source(variant: Variant) -> Option<Variant> {
     match variant {
-        Variant::English | Variant::Russian | Variant::Brazilian => Some(variant),
+        Variant::English
+        | Variant::Russian
+        | Variant::Brazilian
+        | Variant::Spanish
+        | Variant::Czech => Some(variant),
         // The Russian board, men and flying kings; only which capture must be taken, and a man
         // crowned mid-capture, differ: positions are valued alike.
         Variant::Pool => Some(Variant::Russian),
@@ -24,7 +28,6 @@ pub fn network_source(variant: Variant) -> Option<Variant> {
         // that take no kings) and the board is numbered mirrored, which the engine's own frame
         // does not see.
         Variant::Italian => Some(Variant::English),
-        _ => None,
     }
 }
 
@@ -35,7 +38,9 @@ fn embedded_bytes(variant: Variant) -> Option<&'static [u8]> {
         Variant::English => Some(include_bytes!("english.weights")),
         Variant::Russian => Some(include_bytes!("russian.weights")),
         Variant::Brazilian => Some(include_bytes!("brazilian.weights")),
-        _ => None,
+        Variant::Spanish => Some(include_bytes!("spanish.weights")),
+        Variant::Czech => Some(include_bytes!("czech.weights")),
+        Variant::Pool | Variant::Italian => None,
     }
 }
 
@@ -86,7 +91,13 @@ mod tests {
 
     #[test]
     fn the_embedded_weights_load_for_their_variant() {
-        for variant in [Variant::English, Variant::Russian, Variant::Brazilian] {
+        for variant in [
+            Variant::English,
+            Variant::Russian,
+            Variant::Brazilian,
+            Variant::Spanish,
+            Variant::Czech,
+        ] {
             let bytes = embedded_bytes(variant).expect("embedded weights");
             let w = Weights::parse(bytes, variant)
                 .and_then(Learned::new)
@@ -111,5 +122,7 @@ mod tests {
         assert_eq!(network_source(Variant::Brazilian), Some(Variant::Brazilian));
         assert_eq!(network_source(Variant::Pool), Some(Variant::Russian));
         assert_eq!(network_source(Variant::Italian), Some(Variant::English));
+        assert_eq!(network_source(Variant::Spanish), Some(Variant::Spanish));
+        assert_eq!(network_source(Variant::Czech), Some(Variant::Czech));
     }
 }
