@@ -111,7 +111,7 @@ mod tests {
         assert!(EvalChoice::Learned.learned(Variant::English).is_some());
         assert!(EvalChoice::Learned.learned(Variant::Russian).is_some());
         // Each of these variants' networks won its match against the hand-written evaluation
-        // (pool plays russian's, italian english's; brazilian, spanish and czech have their own):
+        // (pool plays russian's; the others have their own):
         // every variant plays a network by default.
         for variant in [
             Variant::English,

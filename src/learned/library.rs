@@ -19,15 +19,12 @@ pub fn network_source(variant: Variant) -> Option<Variant> {
         Variant::English
         | Variant::Russian
         | Variant::Brazilian
+        | Variant::Italian
         | Variant::Spanish
         | Variant::Czech => Some(variant),
         // The Russian board, men and flying kings; only which capture must be taken, and a man
         // crowned mid-capture, differ: positions are valued alike.
         Variant::Pool => Some(Variant::Russian),
-        // English's men and short kings; only the capture rules differ (the precedence, men
-        // that take no kings) and the board is numbered mirrored, which the engine's own frame
-        // does not see.
-        Variant::Italian => Some(Variant::English),
     }
 }
 
@@ -40,7 +37,8 @@ fn embedded_bytes(variant: Variant) -> Option<&'static [u8]> {
         Variant::Brazilian => Some(include_bytes!("brazilian.weights")),
         Variant::Spanish => Some(include_bytes!("spanish.weights")),
         Variant::Czech => Some(include_bytes!("czech.weights")),
-        Variant::Pool | Variant::Italian => None,
+        Variant::Italian => Some(include_bytes!("italian.weights")),
+        Variant::Pool => None,
     }
 }
 
@@ -95,6 +93,7 @@ mod tests {
             Variant::English,
             Variant::Russian,
             Variant::Brazilian,
+            Variant::Italian,
             Variant::Spanish,
             Variant::Czech,
         ] {
@@ -121,7 +120,7 @@ mod tests {
         }
         assert_eq!(network_source(Variant::Brazilian), Some(Variant::Brazilian));
         assert_eq!(network_source(Variant::Pool), Some(Variant::Russian));
-        assert_eq!(network_source(Variant::Italian), Some(Variant::English));
+        assert_eq!(network_source(Variant::Italian), Some(Variant::Italian));
         assert_eq!(network_source(Variant::Spanish), Some(Variant::Spanish));
         assert_eq!(network_source(Variant::Czech), Some(Variant::Czech));
     }
