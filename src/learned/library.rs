@@ -15,16 +15,14 @@ use std::sync::{Arc, OnceLock};
 /// hand-written evaluation in it (docs/TRAINING.md), else none (the hand-written evaluation
 /// plays).
 pub fn network_source(variant: Variant) -> Option<Variant> {
+    if embedded_bytes(variant).is_some() {
+        return Some(variant);
+    }
     match variant {
-        Variant::English
-        | Variant::Russian
-        | Variant::Brazilian
-        | Variant::Italian
-        | Variant::Spanish
-        | Variant::Czech => Some(variant),
         // The Russian board, men and flying kings; only which capture must be taken, and a man
         // crowned mid-capture, differ: positions are valued alike.
         Variant::Pool => Some(Variant::Russian),
+        _ => None,
     }
 }
 
