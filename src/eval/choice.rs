@@ -9,9 +9,9 @@ use std::sync::Arc;
 /// Which evaluation plays.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub enum EvalChoice {
-    /// The variant's best, as measured. Today that is the learned evaluation where a variant
-    /// has a network (`learned::network_source`): each beat the hand-written evaluation in a
-    /// match (docs/TRAINING.md); the hand-written evaluation elsewhere. It is a
+    /// The variant's best, as measured. Today that is the learned evaluation in every variant:
+    /// each variant's network beat the hand-written evaluation in a match (docs/TRAINING.md).
+    /// It is a
     /// word of its own so that GUIs and scripts that leave it alone keep playing the best when
     /// a variant's measured best changes.
     #[default]
@@ -110,10 +110,11 @@ mod tests {
         }
         assert!(EvalChoice::Learned.learned(Variant::English).is_some());
         assert!(EvalChoice::Learned.learned(Variant::Russian).is_some());
-        // Every variant plays a network by default, each of which won its match against the
-        // hand-written evaluation (pool plays russian's; the others their own).
+        // Every variant plays its own network by default, each of which won its match against
+        // the hand-written evaluation.
         for variant in Variant::ALL {
-            assert!(EvalChoice::Auto.learned(variant).is_some(), "{variant}");
+            let plays = EvalChoice::Auto.learned(variant).map(|l| l.weights.variant);
+            assert_eq!(plays, Some(variant));
         }
     }
 }

@@ -8,7 +8,7 @@ mod network;
 mod view;
 pub mod weights;
 
-pub use library::{learned_for, network_source, read_file};
+pub use library::{learned_for, read_file};
 pub use network::WEIGHT_COUNT;
 pub use weights::{Base, Weights, WeightsError};
 

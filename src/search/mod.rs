@@ -52,8 +52,7 @@ pub struct SearchOptions {
     /// The evaluation that plays.
     pub eval: EvalChoice,
     /// Weights read from a file (`crownhead --eval-file`) that play in place of the embedded
-    /// ones of their variant (and of the variants that play its network) when `eval` is not
-    /// `handwritten`.
+    /// ones of their variant when `eval` is not `handwritten`.
     pub eval_file: Option<Arc<Learned>>,
     /// The strength level of searches that end by themselves (`skill`); full by default.
     pub skill: skill::Skill,
@@ -63,13 +62,10 @@ impl SearchOptions {
     /// The learned evaluation a search of `variant` plays, or `None` for the hand-written one.
     pub fn learned(&self, variant: Variant) -> Option<Arc<Learned>> {
         match &self.eval_file {
-            // A file plays where its variant's network would: in its own variant and in those
-            // that play its variant's network (`learned::network_source`).
+            // A file plays in its own variant only (`scripts.training.retarget_weights` marks a
+            // network for another variant, to try it there).
             Some(file)
-                if self.eval != EvalChoice::HandWritten
-                    && (file.weights.variant == variant
-                        || crate::learned::network_source(variant)
-                            == Some(file.weights.variant)) =>
+                if self.eval != EvalChoice::HandWritten && file.weights.variant == variant =>
             {
                 Some(Arc::clone(file))
             }
