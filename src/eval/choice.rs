@@ -11,9 +11,8 @@ use std::sync::Arc;
 pub enum EvalChoice {
     /// The variant's best, as measured. Today that is the learned evaluation in every variant:
     /// each variant's network beat the hand-written evaluation in a match (docs/TRAINING.md).
-    /// It is a
-    /// word of its own so that GUIs and scripts that leave it alone keep playing the best when
-    /// a variant's measured best changes.
+    /// It is a word of its own so that GUIs and scripts that leave it alone keep playing the
+    /// best when a variant's measured best changes.
     #[default]
     Auto,
     /// The learned evaluation where the variant has weights (the embedded ones, or the file
