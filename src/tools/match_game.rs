@@ -41,13 +41,23 @@ impl Control {
     }
 }
 
-/// Everything about a game that is the same for every game of the match.
+/// The `TimeControl` tag of a game: one control when both sides play under it, else each
+/// side's.
+fn describe_controls(controls: [Control; 2]) -> String {
+    let [white, black] = controls.map(|c| c.describe());
+    if white == black {
+        white
+    } else {
+        format!("White {white}, Black {black}")
+    }
+}
+
+/// Everything about a game that is the same for every game of the match (each side's time
+/// control is given to `play_game`, since it follows the engine from colour to colour).
 #[derive(Clone, Debug)]
 pub struct GameSettings {
     /// The variant.
     pub variant: Variant,
-    /// Clock, move time or depth.
-    pub control: Control,
     /// How long a move may overrun its clock or move time before it is a time forfeit.
     pub margin: Duration,
     /// How long a depth-limited move, a new game or a handshake may take.
@@ -82,6 +92,25 @@ pub struct GameRecord {
     pub reason: String,
     /// The side whose engine lost by a fault, and the fault.
     pub fault: Option<(Color, Fault)>,
+    /// The time each side's engine took for its moves, and how many it played, by colour.
+    pub thinking: [Thinking; 2],
+}
+
+/// The time an engine took over the moves it played.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Thinking {
+    /// Moves played (the opening's not counted).
+    pub moves: u32,
+    /// Their time, as the match measured it.
+    pub time: Duration,
+}
+
+impl Thinking {
+    /// Adds another tally.
+    pub fn add(&mut self, other: Thinking) {
+        self.moves += other.moves;
+        self.time += other.time;
+    }
 }
 
 /// How a game ended: the result, why in words, and the fault that decided it, if any.
@@ -135,11 +164,13 @@ impl Streaks {
     }
 }
 
-/// Plays one game between two running engines from `opening`.
+/// Plays one game between two running engines from `opening`, each side's engine under its
+/// own control (`controls`: White's, then Black's).
 pub fn play_game(
     white: &mut EngineClient,
     black: &mut EngineClient,
     opening: &Opening,
+    controls: [Control; 2],
     s: &GameSettings,
 ) -> GameRecord {
     let mut game = opening.game(s.variant);
@@ -149,14 +180,24 @@ pub fn play_game(
         comments[opening_plies - 1] = Some(format!("end of opening {}", opening.name));
     }
     let names = [white.name.clone(), black.name.clone()];
+    let mut clocks = Clocks::new(controls);
     let ending = match new_game(white, black, &names, s) {
         Some(ending) => ending,
         None => {
             let mut engines = [white, black];
-            play_moves(&mut engines, &mut game, &mut comments, &names, s)
+            play_moves(
+                &mut engines,
+                &mut game,
+                &mut comments,
+                &names,
+                &mut clocks,
+                s,
+            )
         }
     };
-    record(game, comments, ending, &names, opening, s)
+    let mut record = record(game, comments, ending, &names, opening, controls);
+    record.thinking = clocks.thinking;
+    record
 }
 
 /// Tells both engines a game starts; the forfeit of the first that fails, if one does.
@@ -174,46 +215,68 @@ fn new_game(
     None
 }
 
-/// The engines' clocks, kept only under `Control::Clock`.
+/// Each side's control and clock, and the time it has taken, by colour index.
 struct Clocks {
-    /// Time left, by colour index.
+    controls: [Control; 2],
+    /// Time left, for a side under `Control::Clock`.
     left: [Duration; 2],
-    increment: Duration,
+    thinking: [Thinking; 2],
 }
 
 impl Clocks {
-    fn new(control: Control) -> Clocks {
-        let (base, increment) = match control {
-            Control::Clock { base, increment } => (base, increment),
-            _ => (Duration::ZERO, Duration::ZERO),
+    fn new(controls: [Control; 2]) -> Clocks {
+        let base = |c: Control| match c {
+            Control::Clock { base, .. } => base,
+            _ => Duration::ZERO,
         };
         Clocks {
-            left: [base, base],
-            increment,
+            controls,
+            left: controls.map(base),
+            thinking: [Thinking::default(); 2],
         }
     }
 
     /// What to ask the engine to move with, and how long it may take before it forfeits.
     fn go(&self, side: Color, s: &GameSettings) -> (Go, Duration) {
-        match s.control {
-            Control::Clock { .. } => (
-                Go::Clock {
-                    white: self.left[0],
-                    black: self.left[1],
-                    increment: self.increment,
-                },
-                self.left[side.index()] + s.margin,
-            ),
+        match self.controls[side.index()] {
+            Control::Clock { increment, .. } => {
+                let own = self.left[side.index()];
+                // An opponent on a fixed time or depth has no clock: the engine is shown its
+                // own time in its place (engines plan by their own clock).
+                let other = match self.controls[side.opponent().index()] {
+                    Control::Clock { .. } => self.left[side.opponent().index()],
+                    _ => own,
+                };
+                let (white, black) = if side == Color::White {
+                    (own, other)
+                } else {
+                    (other, own)
+                };
+                let go = Go::Clock {
+                    white,
+                    black,
+                    increment,
+                };
+                (go, own + s.margin)
+            }
             Control::MoveTime(t) => (Go::MoveTime(t), t + s.margin),
             Control::Depth(d) => (Go::Depth(d), s.timeout),
         }
     }
 
-    /// Charges `side` for a move and adds the increment; returns its time left.
-    fn charge(&mut self, side: Color, elapsed: Duration) -> Duration {
+    /// Charges `side` for a move, adding the increment to its clock if it has one; returns the
+    /// time left on that clock.
+    fn charge(&mut self, side: Color, elapsed: Duration) -> Option<Duration> {
+        self.thinking[side.index()].add(Thinking {
+            moves: 1,
+            time: elapsed,
+        });
+        let Control::Clock { increment, .. } = self.controls[side.index()] else {
+            return None;
+        };
         let clock = &mut self.left[side.index()];
-        *clock = clock.saturating_sub(elapsed) + self.increment;
-        *clock
+        *clock = clock.saturating_sub(elapsed) + increment;
+        Some(*clock)
     }
 }
 
@@ -224,10 +287,10 @@ fn play_moves(
     game: &mut crate::Game,
     comments: &mut Vec<Option<String>>,
     names: &[String; 2],
+    clocks: &mut Clocks,
     s: &GameSettings,
 ) -> Ending {
     let opening_plies = game.moves().len();
-    let mut clocks = Clocks::new(s.control);
     let mut streaks = Streaks::default();
     loop {
         if let Some(ending) = rules_end(game, opening_plies, s) {
@@ -243,8 +306,7 @@ fn play_moves(
             return illegal_move(&reply, side, names);
         };
         let mut comment = move_comment(&reply);
-        if let Control::Clock { .. } = s.control {
-            let left = clocks.charge(side, reply.elapsed);
+        if let Some(left) = clocks.charge(side, reply.elapsed) {
             comment.push_str(&format!(" clk {:.3}s", left.as_secs_f64()));
         }
         // `mv` was matched against the legal moves, so this cannot fail.
@@ -313,7 +375,7 @@ fn record(
     (result, reason, fault): Ending,
     names: &[String; 2],
     opening: &Opening,
-    s: &GameSettings,
+    controls: [Control; 2],
 ) -> GameRecord {
     if game.outcome().is_none() {
         let why = match fault {
@@ -334,13 +396,14 @@ fn record(
     pdn.set_tag("White", names[0].clone());
     pdn.set_tag("Black", names[1].clone());
     pdn.set_tag("Opening", opening.name.clone());
-    pdn.set_tag("TimeControl", s.control.describe());
+    pdn.set_tag("TimeControl", describe_controls(controls));
     pdn.set_tag("Termination", reason.clone());
     GameRecord {
         pdn,
         result,
         reason,
         fault,
+        thinking: [Thinking::default(); 2],
     }
 }
 

@@ -10,7 +10,7 @@
 //! its 95% error bar, the SPRT state, and the faults of each engine.
 
 use super::engine::{EngineClient, Failure, Protocol};
-use super::match_game::{play_game, Control, Fault, GameRecord, GameSettings};
+use super::match_game::{play_game, Control, Fault, GameRecord, GameSettings, Thinking};
 use super::openings::{builtin, parse_openings, Opening};
 use super::stats::{sprt_bounds, sprt_state, SprtState, Tally};
 use crate::bitboard::Color;
@@ -41,6 +41,17 @@ pub struct MatchArgs {
     /// Fixed depth per move.
     #[arg(long, value_parser = super::args::depth)]
     pub depth: Option<u32>,
+    /// The second engine's own clock, where it differs from the first's (time odds, or a
+    /// clocked engine against one at a fixed time per move); the first keeps --tc, --movetime
+    /// or --depth.
+    #[arg(long, conflicts_with_all = ["second_movetime", "second_depth"])]
+    pub second_tc: Option<String>,
+    /// The second engine's own fixed time per move in milliseconds.
+    #[arg(long, conflicts_with = "second_depth", value_parser = super::args::millis)]
+    pub second_movetime: Option<u64>,
+    /// The second engine's own fixed depth per move.
+    #[arg(long, value_parser = super::args::depth)]
+    pub second_depth: Option<u32>,
     /// Opening file (moves or FENs, one per line); default: the built-in set of the variant.
     #[arg(long)]
     pub openings: Option<String>,
@@ -116,6 +127,8 @@ struct Totals {
     tally: Tally,
     done: usize,
     faults: [[u32; 3]; 2],
+    /// Each engine's moves and their time, the first engine's first.
+    thinking: [Thinking; 2],
     reasons: Vec<(String, u32)>,
     sprt_decided: Option<SprtState>,
 }
@@ -139,12 +152,11 @@ pub fn run(args: MatchArgs) -> Result<(), String> {
     if args.first_game.checked_add(args.games).is_none() {
         return Err("--first-game plus --games passes the largest game index".into());
     }
-    let control = parse_control(&args)?;
+    let controls = parse_controls(&args)?;
     let sprt = parse_sprt(args.sprt.as_deref())?;
     let openings = load_openings(&args)?;
     let settings = GameSettings {
         variant: args.variant,
-        control,
         margin: Duration::from_millis(args.margin),
         timeout: Duration::from_millis(args.timeout),
         max_moves: args.max_moves,
@@ -170,6 +182,7 @@ pub fn run(args: MatchArgs) -> Result<(), String> {
         args: &args,
         openings: &openings,
         settings: &settings,
+        controls,
         protocol,
         sprt,
         next: AtomicUsize::new(args.first_game),
@@ -188,16 +201,35 @@ pub fn run(args: MatchArgs) -> Result<(), String> {
     state.finish()
 }
 
-/// How each move is bounded: `--tc`, else `--movetime`, else `--depth`, else 100 ms a move.
-fn parse_control(args: &MatchArgs) -> Result<Control, String> {
-    Ok(match (&args.tc, args.movetime, args.depth) {
+/// How each engine's moves are bounded, the first engine's first: for the first, `--tc`, else
+/// `--movetime`, else `--depth`, else 100 ms a move; the second the same unless one of the
+/// `--second-` options gives its own.
+fn parse_controls(args: &MatchArgs) -> Result<[Control; 2], String> {
+    let first = parse_control(args.tc.as_deref(), args.movetime, args.depth)?
+        .unwrap_or(Control::MoveTime(Duration::from_millis(100)));
+    let second = parse_control(
+        args.second_tc.as_deref(),
+        args.second_movetime,
+        args.second_depth,
+    )?
+    .unwrap_or(first);
+    Ok([first, second])
+}
+
+/// One engine's control from its clock, move time or depth, the first given; `None` if none is.
+fn parse_control(
+    tc: Option<&str>,
+    movetime: Option<u64>,
+    depth: Option<u32>,
+) -> Result<Option<Control>, String> {
+    Ok(match (tc, movetime, depth) {
         (Some(tc), _, _) => {
             let (base, increment) = parse_tc(tc)?;
-            Control::Clock { base, increment }
+            Some(Control::Clock { base, increment })
         }
-        (_, Some(ms), _) => Control::MoveTime(Duration::from_millis(ms)),
-        (_, _, Some(d)) => Control::Depth(d),
-        _ => Control::MoveTime(Duration::from_millis(100)),
+        (_, Some(ms), _) => Some(Control::MoveTime(Duration::from_millis(ms))),
+        (_, _, Some(d)) => Some(Control::Depth(d)),
+        _ => None,
     })
 }
 
@@ -237,6 +269,8 @@ struct MatchState<'a> {
     args: &'a MatchArgs,
     openings: &'a [Opening],
     settings: &'a GameSettings,
+    /// Each engine's time control, the first engine's first.
+    controls: [Control; 2],
     protocol: Protocol,
     sprt: Option<(f64, f64)>,
     /// The index of the next game to play.
@@ -269,15 +303,7 @@ impl MatchState<'_> {
             let opening = &self.openings[(index / 2) % self.openings.len()];
             let first_is_white = index.is_multiple_of(2);
             let known = lock(&self.names).clone();
-            let record = match play_one(
-                &mut engines,
-                &self.args.engines,
-                &known,
-                self.protocol,
-                opening,
-                first_is_white,
-                self.settings,
-            ) {
+            let record = match self.play_one(&mut engines, &known, opening, first_is_white) {
                 Ok(record) => record,
                 Err(e) => {
                     // Neither engine runs: no game can be played, by this worker or any.
@@ -410,75 +436,77 @@ fn start_both(
     }
 }
 
-/// Makes sure both engines run (restarting any that failed), then plays the game. An engine
-/// that cannot restart loses the game by a crash, its own fault whatever the other engine does;
-/// when neither can, no game can be played and the match must stop.
-fn play_one(
-    engines: &mut [Option<EngineClient>; 2],
-    commands: &[String],
-    names: &[String; 2],
-    protocol: Protocol,
-    opening: &Opening,
-    first_is_white: bool,
-    s: &GameSettings,
-) -> Result<GameRecord, StartError> {
-    let mut failed = Vec::new();
-    for i in 0..2 {
-        if engines[i].is_none() {
-            match EngineClient::start(&commands[i], protocol, s.variant, s.timeout) {
-                Ok(e) => engines[i] = Some(e),
-                Err(f) => failed.push((i + 1, commands[i].clone(), f)),
+impl MatchState<'_> {
+    /// Makes sure both engines run (restarting any that failed), then plays the game. An engine
+    /// that cannot restart loses the game by a crash, its own fault whatever the other engine does;
+    /// when neither can, no game can be played and the match must stop.
+    fn play_one(
+        &self,
+        engines: &mut [Option<EngineClient>; 2],
+        names: &[String; 2],
+        opening: &Opening,
+        first_is_white: bool,
+    ) -> Result<GameRecord, StartError> {
+        let (commands, s) = (&self.args.engines, self.settings);
+        let mut failed = Vec::new();
+        for i in 0..2 {
+            if engines[i].is_none() {
+                match EngineClient::start(&commands[i], self.protocol, s.variant, s.timeout) {
+                    Ok(e) => engines[i] = Some(e),
+                    Err(f) => failed.push((i + 1, commands[i].clone(), f)),
+                }
             }
         }
-    }
-    match failed.as_slice() {
-        [] => {}
-        [(n, _, f)] => {
-            let first_failed = *n == 1;
-            let color = if first_failed == first_is_white {
-                Color::White
+        match failed.as_slice() {
+            [] => {}
+            [(n, _, f)] => {
+                let first_failed = *n == 1;
+                let color = if first_failed == first_is_white {
+                    Color::White
+                } else {
+                    Color::Black
+                };
+                return Ok(no_start(names, first_is_white, color, f, opening, s));
+            }
+            _ => return Err(StartError { failed }),
+        }
+        if let [Some(a), Some(b)] = engines {
+            // Self-play: tell the two apart in the PDN and the report.
+            let same = a.id == b.id;
+            a.name = if same {
+                format!("{} (1)", a.id)
             } else {
-                Color::Black
+                a.id.clone()
             };
-            return Ok(no_start(names, first_is_white, color, f, opening, s));
+            b.name = if same {
+                format!("{} (2)", b.id)
+            } else {
+                b.id.clone()
+            };
         }
-        _ => return Err(StartError { failed }),
-    }
-    if let [Some(a), Some(b)] = engines {
-        // Self-play: tell the two apart in the PDN and the report.
-        let same = a.id == b.id;
-        a.name = if same {
-            format!("{} (1)", a.id)
-        } else {
-            a.id.clone()
+        let [a, b] = engines;
+        let (Some(a), Some(b)) = (a.as_mut(), b.as_mut()) else {
+            unreachable!("both engines were just started")
         };
-        b.name = if same {
-            format!("{} (2)", b.id)
+        let record = if first_is_white {
+            play_game(a, b, opening, self.controls, s)
         } else {
-            b.id.clone()
+            let [first, second] = self.controls;
+            play_game(b, a, opening, [second, first], s)
         };
-    }
-    let [a, b] = engines;
-    let (Some(a), Some(b)) = (a.as_mut(), b.as_mut()) else {
-        unreachable!("both engines were just started")
-    };
-    let record = if first_is_white {
-        play_game(a, b, opening, s)
-    } else {
-        play_game(b, a, opening, s)
-    };
-    if let Some((color, _)) = record.fault {
-        // The engine at fault may be hung or gone: start it afresh for its next game.
-        let i = if (color == Color::White) == first_is_white {
-            0
-        } else {
-            1
-        };
-        if let Some(mut e) = engines[i].take() {
-            e.kill();
+        if let Some((color, _)) = record.fault {
+            // The engine at fault may be hung or gone: start it afresh for its next game.
+            let i = if (color == Color::White) == first_is_white {
+                0
+            } else {
+                1
+            };
+            if let Some(mut e) = engines[i].take() {
+                e.kill();
+            }
         }
+        Ok(record)
     }
-    Ok(record)
 }
 
 /// The record of a game lost because an engine would not start; `names` are the engines' names
@@ -513,6 +541,7 @@ fn no_start(
         result,
         reason,
         fault: Some((color, Fault::Crash)),
+        thinking: [Thinking::default(); 2],
     }
 }
 
@@ -529,9 +558,12 @@ fn account(t: &mut Totals, r: &GameRecord, first_is_white: bool) {
         res if res == GameResult::win_for(first_color) => t.tally.wins += 1,
         _ => t.tally.losses += 1,
     }
+    let engine_of = |color: Color| usize::from(color != first_color);
     if let Some((color, fault)) = r.fault {
-        let engine = usize::from(color != first_color);
-        t.faults[engine][fault_index(fault)] += 1;
+        t.faults[engine_of(color)][fault_index(fault)] += 1;
+    }
+    for color in [Color::White, Color::Black] {
+        t.thinking[engine_of(color)].add(r.thinking[color.index()]);
     }
     // Group endings by kind, without the engine names and moves that faults carry.
     let key = match r.fault {
@@ -612,6 +644,19 @@ fn report(t: &Totals, names: &[String; 2], sprt: Option<(f64, f64)>) -> String {
         let [illegal, crash, time] = t.faults[i];
         out.push_str(&format!(
             "Faults of {name}: illegal moves {illegal}, crashes {crash}, time forfeits {time}\n"
+        ));
+    }
+    // The time each engine took, so that two controls meant to spend the same can be checked.
+    for (i, name) in names.iter().enumerate() {
+        let Thinking { moves, time } = t.thinking[i];
+        let mean = if moves > 0 {
+            time.as_secs_f64() / f64::from(moves)
+        } else {
+            0.0
+        };
+        out.push_str(&format!(
+            "Time of {name}: {moves} moves in {:.1} s, {mean:.3} s a move\n",
+            time.as_secs_f64()
         ));
     }
     let reasons: Vec<String> = t.reasons.iter().map(|(k, n)| format!("{k} {n}")).collect();

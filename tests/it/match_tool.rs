@@ -411,13 +411,17 @@ fn out_of_range_settings_are_refused_with_the_range() {
         (&["--draw-moves", "0"][..], "at least 1"),
         (&["--resign-moves", "0"][..], "at least 1"),
         (&["--timeout", "0"][..], "1-86400000"),
+        (&["--second-movetime", "0"][..], "1-86400000"),
+        (&["--second-depth", "101"][..], "1-100"),
     ] {
         let err = refused_match(&[&engines[..], args].concat());
         assert!(
             err.contains(args[0]) && err.contains(range),
             "{args:?}: {err}"
         );
-    }
+    } // A bad clock for the second engine is named as the first's would be.
+    let err = refused_match(&[&engines[..], &["--second-tc", "10+x"][..]].concat());
+    assert!(err.contains("bad time control '10+x'"), "{err}");
 }
 
 #[test]
@@ -511,4 +515,67 @@ fn without_times(pdn: &str) -> Vec<&str> {
             _ => w,
         })
         .collect()
+}
+
+#[test]
+fn each_engine_may_have_its_own_control() {
+    let scratch = common::Scratch::new();
+    let pdn = scratch.file("controls.pdn");
+    let engine = crownhead().display().to_string();
+    let out = run_match(&[
+        "--engine",
+        &engine,
+        "--engine",
+        &engine,
+        "--games",
+        "2",
+        "--tc",
+        "3+0.05",
+        "--second-movetime",
+        "20",
+        "--variant",
+        "english",
+        "--max-moves",
+        "12",
+        "--pdn",
+        pdn.to_str().unwrap(),
+    ]);
+    assert!(
+        out.contains("illegal moves 0, crashes 0, time forfeits 0"),
+        "{out}"
+    );
+    // The report gives each engine's moves and their time: both played.
+    let times: Vec<&str> = out.lines().filter(|l| l.starts_with("Time of ")).collect();
+    assert_eq!(times.len(), 2, "{out}");
+    assert!(times.iter().all(|l| !l.contains(": 0 moves")), "{out}");
+    let text = std::fs::read_to_string(&pdn).unwrap();
+    let games = read_games(&text, None).unwrap();
+    assert_eq!(games.len(), 2);
+    // The first engine has White in game 1 and Black in game 2; its control follows it, and
+    // only its moves carry a clock.
+    for (g, clocked) in games.iter().zip([0, 1]) {
+        let expected = if clocked == 0 {
+            "White 3+0.05, Black movetime 20ms"
+        } else {
+            "White movetime 20ms, Black 3+0.05"
+        };
+        assert_eq!(g.tag("TimeControl"), Some(expected));
+        let opening = g
+            .comments
+            .iter()
+            .position(|c| {
+                c.as_deref()
+                    .is_some_and(|c| c.starts_with("end of opening"))
+            })
+            .expect("the opening's end is marked");
+        let white_first = g.game.start_position().side() == crownhead::Color::White;
+        for (ply, comment) in g.comments.iter().enumerate().skip(opening + 1) {
+            let comment = comment.as_deref().expect("every engine move has a comment");
+            let white = (ply % 2 == 0) == white_first;
+            let on_clock = white == (clocked == 0);
+            // A long comment is wrapped: look for the word.
+            let has_clock = comment.split_whitespace().any(|w| w == "clk");
+            assert_eq!(has_clock, on_clock, "ply {ply}: {comment}");
+        }
+    }
 }
