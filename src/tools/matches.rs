@@ -322,6 +322,77 @@ impl MatchState<'_> {
         }
     }
 
+    /// Makes sure both engines run (restarting any that failed), then plays the game. An engine
+    /// that cannot restart loses the game by a crash, its own fault whatever the other engine does;
+    /// when neither can, no game can be played and the match must stop.
+    fn play_one(
+        &self,
+        engines: &mut [Option<EngineClient>; 2],
+        names: &[String; 2],
+        opening: &Opening,
+        first_is_white: bool,
+    ) -> Result<GameRecord, StartError> {
+        let (commands, s) = (&self.args.engines, self.settings);
+        let mut failed = Vec::new();
+        for i in 0..2 {
+            if engines[i].is_none() {
+                match EngineClient::start(&commands[i], self.protocol, s.variant, s.timeout) {
+                    Ok(e) => engines[i] = Some(e),
+                    Err(f) => failed.push((i + 1, commands[i].clone(), f)),
+                }
+            }
+        }
+        match failed.as_slice() {
+            [] => {}
+            [(n, _, f)] => {
+                let first_failed = *n == 1;
+                let color = if first_failed == first_is_white {
+                    Color::White
+                } else {
+                    Color::Black
+                };
+                return Ok(no_start(names, first_is_white, color, f, opening, s));
+            }
+            _ => return Err(StartError { failed }),
+        }
+        if let [Some(a), Some(b)] = engines {
+            // Self-play: tell the two apart in the PDN and the report.
+            let same = a.id == b.id;
+            a.name = if same {
+                format!("{} (1)", a.id)
+            } else {
+                a.id.clone()
+            };
+            b.name = if same {
+                format!("{} (2)", b.id)
+            } else {
+                b.id.clone()
+            };
+        }
+        let [a, b] = engines;
+        let (Some(a), Some(b)) = (a.as_mut(), b.as_mut()) else {
+            unreachable!("both engines were just started")
+        };
+        let record = if first_is_white {
+            play_game(a, b, opening, self.controls, s)
+        } else {
+            let [first, second] = self.controls;
+            play_game(b, a, opening, [second, first], s)
+        };
+        if let Some((color, _)) = record.fault {
+            // The engine at fault may be hung or gone: start it afresh for its next game.
+            let i = if (color == Color::White) == first_is_white {
+                0
+            } else {
+                1
+            };
+            if let Some(mut e) = engines[i].take() {
+                e.kill();
+            }
+        }
+        Ok(record)
+    }
+
     /// The index of the next game, or `None` when all are taken or the match has stopped.
     fn next_game(&self) -> Option<usize> {
         let index = self.next.fetch_add(1, Ordering::SeqCst);
@@ -433,79 +504,6 @@ fn start_both(
                 .collect();
             Err(StartError { failed })
         }
-    }
-}
-
-impl MatchState<'_> {
-    /// Makes sure both engines run (restarting any that failed), then plays the game. An engine
-    /// that cannot restart loses the game by a crash, its own fault whatever the other engine does;
-    /// when neither can, no game can be played and the match must stop.
-    fn play_one(
-        &self,
-        engines: &mut [Option<EngineClient>; 2],
-        names: &[String; 2],
-        opening: &Opening,
-        first_is_white: bool,
-    ) -> Result<GameRecord, StartError> {
-        let (commands, s) = (&self.args.engines, self.settings);
-        let mut failed = Vec::new();
-        for i in 0..2 {
-            if engines[i].is_none() {
-                match EngineClient::start(&commands[i], self.protocol, s.variant, s.timeout) {
-                    Ok(e) => engines[i] = Some(e),
-                    Err(f) => failed.push((i + 1, commands[i].clone(), f)),
-                }
-            }
-        }
-        match failed.as_slice() {
-            [] => {}
-            [(n, _, f)] => {
-                let first_failed = *n == 1;
-                let color = if first_failed == first_is_white {
-                    Color::White
-                } else {
-                    Color::Black
-                };
-                return Ok(no_start(names, first_is_white, color, f, opening, s));
-            }
-            _ => return Err(StartError { failed }),
-        }
-        if let [Some(a), Some(b)] = engines {
-            // Self-play: tell the two apart in the PDN and the report.
-            let same = a.id == b.id;
-            a.name = if same {
-                format!("{} (1)", a.id)
-            } else {
-                a.id.clone()
-            };
-            b.name = if same {
-                format!("{} (2)", b.id)
-            } else {
-                b.id.clone()
-            };
-        }
-        let [a, b] = engines;
-        let (Some(a), Some(b)) = (a.as_mut(), b.as_mut()) else {
-            unreachable!("both engines were just started")
-        };
-        let record = if first_is_white {
-            play_game(a, b, opening, self.controls, s)
-        } else {
-            let [first, second] = self.controls;
-            play_game(b, a, opening, [second, first], s)
-        };
-        if let Some((color, _)) = record.fault {
-            // The engine at fault may be hung or gone: start it afresh for its next game.
-            let i = if (color == Color::White) == first_is_white {
-                0
-            } else {
-                1
-            };
-            if let Some(mut e) = engines[i].take() {
-                e.kill();
-            }
-        }
-        Ok(record)
     }
 }
 
