@@ -61,12 +61,6 @@ impl MoveStack {
         }
     }
 
-    /// The ordering score of the move at `at` (of a list that was scored).
-    #[inline(always)]
-    pub(crate) fn score_at(&self, at: usize) -> i32 {
-        self.scores[at]
-    }
-
     /// Drops the lists from `start` on.
     #[inline(always)]
     pub(crate) fn truncate(&mut self, start: usize) {

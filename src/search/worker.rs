@@ -638,12 +638,6 @@ impl<'a, R: Rules> Worker<'a, R> {
             && !has_capture::<R>(child)
         {
             reduction = late_move_reduction(depth, index);
-            // A ply more for a move whose history is below 0: it has failed low more often
-            // than it cut, across the tree. Its ordering score is its history here (the hash
-            // move, killers and crownings are never reduced). Self-play: docs/TUNING.md.
-            if self.stack.score_at(node.start + index) < 0 {
-                reduction = (reduction + 1).min(depth - 2);
-            }
             if pv_node {
                 reduction -= 1;
             }
