@@ -65,7 +65,13 @@ pub(crate) fn run<R: Rules + 'static>(
 ) -> SearchOutcome {
     let threads = pool.len().max(1);
     let node_limit = limits.nodes.unwrap_or(u64::MAX).max(1);
-    let time = TimeManager::new(limits, options.move_overhead_ms, control.pondering());
+    let pieces = crate::bitboard::count(game.position().occupied());
+    let time = TimeManager::new(
+        limits,
+        options.move_overhead_ms,
+        control.pondering(),
+        pieces,
+    );
     let bounded = limits.nodes.is_some() || time.timed() || limits.infinite;
     let max_depth = limits
         .depth_bound()
