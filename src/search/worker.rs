@@ -1,5 +1,5 @@
 //! One search thread's alpha-beta: principal-variation search with late-move reductions, static
-//! pruning and razoring near the leaves, the single-reply and threat extensions, mate-distance
+//! pruning and razoring near the leaves, the single-reply, singular and threat extensions, mate-distance
 //! pruning, draws in the tree, and a quiescence search that plays out every pending capture
 //! (captures are compulsory, so a position with one is never evaluated statically).
 
@@ -75,6 +75,19 @@ const STATIC_PRUNING: [StaticPruning; 2] = [
 /// docs/TUNING.md).
 const THREAT_EXTENSION: [bool; 2] = [false, true];
 
+/// Whether a singular hash move is searched a ply deeper, per variant (below). Measured in
+/// english only so far (docs/TUNING.md); russian keeps the search it was tuned with.
+const SINGULAR_EXTENSION: [bool; 2] = [false, true];
+
+/// Singular extension: a node with at least this depth whose hash move carries a lower bound
+/// (or an exact score) from a search at most `SINGULAR_TT_SLACK` plies shallower...
+const SINGULAR_FROM_DEPTH: i32 = 8;
+const SINGULAR_TT_SLACK: i32 = 3;
+/// ... and whose other moves all fail below that score less this margin a ply of depth, in a
+/// search of half the depth, plays the hash move a ply deeper: a move that alone holds the
+/// score is a forced line in all but name, and forced lines are where a shot hides.
+const SINGULAR_MARGIN: i32 = 2;
+
 /// The late-move reductions by depth and move index, both capped at 63.
 static REDUCTIONS: LazyLock<[[u8; 64]; 64]> = LazyLock::new(|| {
     std::array::from_fn(|depth| {
@@ -114,6 +127,8 @@ struct Node<'p> {
     pv_node: bool,
     /// Another thread is searching this node too.
     shared_node: bool,
+    /// The first move (the hash move) is singular and searched a ply deeper.
+    singular: bool,
 }
 
 /// The state of one search thread.
@@ -362,9 +377,20 @@ impl<'a, R: Rules> Worker<'a, R> {
 
         let entry = self.shared.tt.probe(key);
         let mut hash_move = 0;
+        // The hash move's score when it may be singular (`SINGULAR_FROM_DEPTH`).
+        let mut singular_candidate = None;
         if let Some(e) = entry {
             hash_move = e.mv;
             let s = tree::from_tt(e.score as i32, ply);
+            if SINGULAR_EXTENSION[R::TUNED_AS as usize]
+                && e.mv != 0
+                && depth >= SINGULAR_FROM_DEPTH
+                && e.depth as i32 >= depth - SINGULAR_TT_SLACK
+                && e.bound != Bound::Upper
+                && s.abs() < Score::WIN_THRESHOLD
+            {
+                singular_candidate = Some(s);
+            }
             if !pv_node && e.depth as i32 >= depth {
                 let usable = match e.bound {
                     Bound::Exact => true,
@@ -420,6 +446,17 @@ impl<'a, R: Rules> Worker<'a, R> {
         self.order.clear_killers(ply);
 
         self.keys.push(pos.key());
+        let singular = match singular_candidate {
+            Some(s) if n > 1 && (ply as i32) < 2 * self.root_depth => {
+                self.hash_move_is_singular(pos, counters, start, n, hash_move, s, depth, ply)
+            }
+            _ => false,
+        };
+        if self.stopped {
+            self.keys.pop();
+            self.stack.truncate(start);
+            return 0;
+        }
         let mut node = Node {
             pos,
             counters,
@@ -430,6 +467,7 @@ impl<'a, R: Rules> Worker<'a, R> {
             ply,
             pv_node,
             shared_node: false,
+            singular,
         };
         // Children with depth left probe the table, so their buckets are fetched early; children
         // of a frontier node go straight to quiescence and have nothing to fetch. Only nodes
@@ -461,6 +499,49 @@ impl<'a, R: Rules> Worker<'a, R> {
             .tt
             .store(key, code, tree::to_tt(best, ply), 0, depth, bound);
         best
+    }
+
+    /// Whether every move but the hash move fails below `tt_score` less `SINGULAR_MARGIN` a ply
+    /// of depth, each searched with a null window at half the depth. Stops at the first that
+    /// does not. The moves are read in place, so the node's order is left as it was.
+    #[allow(clippy::too_many_arguments)]
+    #[cold]
+    #[inline(never)]
+    fn hash_move_is_singular(
+        &mut self,
+        pos: &Position,
+        counters: &DrawCounters,
+        start: usize,
+        n: usize,
+        hash_move: u16,
+        tt_score: i32,
+        depth: i32,
+        ply: usize,
+    ) -> bool {
+        let singular_beta = tt_score - SINGULAR_MARGIN * depth;
+        let mut found_hash_move = false;
+        for j in start..start + n {
+            let mv = self.stack.moves[j];
+            if move_code(&mv) == hash_move {
+                found_hash_move = true;
+                continue;
+            }
+            let child = pos.play(&mv);
+            let child_counters = counters.after(pos, &mv, &child);
+            let score = -self.search(
+                &child,
+                &child_counters,
+                -singular_beta,
+                -singular_beta + 1,
+                depth / 2 - 1,
+                ply + 1,
+                false,
+            );
+            if self.stopped || score >= singular_beta {
+                return false;
+            }
+        }
+        found_hash_move
     }
 
     /// Static pruning of a quiet node near the leaves: its static evaluation, when that is so
@@ -625,6 +706,7 @@ impl<'a, R: Rules> Worker<'a, R> {
         let (beta, depth, ply, pv_node) = (node.beta, node.depth, node.ply, node.pv_node);
         let next = depth - 1;
         if index == 0 {
+            let next = next + node.singular as i32;
             return -self.search(child, counters, -beta, -alpha, next, ply + 1, pv_node);
         }
         // Late quiet moves are reduced, except a move that offers a capture: shots begin with
@@ -735,7 +817,103 @@ impl<'a, R: Rules> Worker<'a, R> {
 
 #[cfg(test)]
 mod tests {
-    use super::late_move_reduction;
+    use super::*;
+    use crate::parse_fen;
+    use crate::search::limits::Limits;
+    use crate::search::root::RootSetup;
+    use crate::search::time::TimeManager;
+    use crate::search::SearchControl;
+    use crate::tt::TransTable;
+    use crate::variant::English;
+    use std::sync::Arc;
+
+    /// Whether the best move of `fen` (English) by a search of every move to `depth` is
+    /// singular at `depth`, and the gap by which it beats the second best move.
+    fn best_move_singular(fen: &str, depth: i32) -> (bool, i32) {
+        let pos = parse_fen(fen).expect("test FEN");
+        let setup = RootSetup {
+            root: pos,
+            counters: DrawCounters::default(),
+            max_depth: depth,
+            multipv: 1,
+            limits: Limits::default(),
+            learned: crate::learned::learned_for(crate::Variant::English),
+        };
+        let time = TimeManager::new(&Limits::default(), 0, false, pos.piece_count());
+        let tt = Arc::new(TransTable::new(16));
+        let shared = Shared::new(
+            tt,
+            1,
+            u64::MAX,
+            time,
+            SearchControl::new(false),
+            setup,
+            None,
+        );
+        let mut worker = Worker::<English>::new(&shared, 0, KeyStack::new(&[], 0), u64::MAX);
+        worker.root_depth = depth;
+        let counters = DrawCounters::default();
+        let start = worker.stack.top();
+        search_moves::<English>(&pos, capturers::<English>(&pos), &mut worker.stack.moves);
+        let n = worker.stack.top() - start;
+        assert!(n > 1, "{fen}: one move");
+        // Each move's score with the full window: the oracle the half-depth test stands in for.
+        let mut scored: Vec<(i32, Move)> = (start..start + n)
+            .map(|j| {
+                let mv = worker.stack.moves[j];
+                let child = pos.play(&mv);
+                let child_counters = counters.after(&pos, &mv, &child);
+                let score = -worker.search(&child, &child_counters, -INF, INF, depth - 1, 1, true);
+                (score, mv)
+            })
+            .collect();
+        scored.sort_by_key(|&(score, _)| -score);
+        let (best_score, best) = scored[0];
+        worker.keys.push(pos.key());
+        let singular = worker.hash_move_is_singular(
+            &pos,
+            &counters,
+            start,
+            n,
+            move_code(&best),
+            best_score,
+            depth,
+            0,
+        );
+        (singular, best_score - scored[1].0)
+    }
+
+    /// Over the English bench positions: a best move that a search of every move to depth 8
+    /// puts far ahead of the second (twice the margin) is found singular by the half-depth
+    /// test, and one with a near equal (within half the margin) is not. Both kinds occur.
+    #[test]
+    fn a_move_far_ahead_of_the_rest_is_singular_and_one_of_near_equals_is_not() {
+        let depth = 8;
+        let margin = SINGULAR_MARGIN * depth;
+        let text = include_str!("../../positions/bench.txt");
+        let (mut far_ahead, mut near_equal) = (0, 0);
+        for line in text.lines().filter(|l| l.starts_with("english;")) {
+            let fen = line.split(';').nth(1).expect("bench line");
+            let pos = parse_fen(fen).expect("bench FEN");
+            let mut moves = Vec::new();
+            search_moves::<English>(&pos, capturers::<English>(&pos), &mut moves);
+            if moves.len() < 2 {
+                continue;
+            }
+            let (singular, gap) = best_move_singular(fen, depth);
+            if gap >= 2 * margin {
+                far_ahead += 1;
+                assert!(singular, "{fen}: ahead by {gap}, not singular");
+            } else if gap <= margin / 2 {
+                near_equal += 1;
+                assert!(!singular, "{fen}: ahead by {gap} only, singular");
+            }
+        }
+        assert!(
+            far_ahead >= 3 && near_equal >= 3,
+            "{far_ahead} and {near_equal}"
+        );
+    }
 
     #[test]
     fn reductions_grow_with_depth_and_index_and_leave_a_ply() {
