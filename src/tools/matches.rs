@@ -65,8 +65,9 @@ pub struct MatchArgs {
     /// Save every game to this PDN file.
     #[arg(long)]
     pub pdn: Option<String>,
-    /// Run an SPRT with these bounds, e.g. `0,10`; the match stops when it decides.
-    #[arg(long)]
+    /// Run an SPRT with these bounds, e.g. `0,10` or `-5,5`; the match stops when it decides.
+    /// (A lower bound below 0 starts with a hyphen, which is a value here, not an option.)
+    #[arg(long, allow_hyphen_values = true)]
     pub sprt: Option<String>,
     /// russian, english, brazilian, pool, italian, spanish or czech.
     #[arg(long, default_value = "russian")]

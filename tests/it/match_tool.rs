@@ -129,8 +129,9 @@ fn a_short_match_between_two_processes() {
         "2",
         "--pdn",
         pdn.to_str().unwrap(),
+        // A bound below 0 as its own argument: a value, not an option.
         "--sprt",
-        "0,20",
+        "-10,20",
     ]);
     assert_eq!(
         out.lines().filter(|l| l.starts_with("Game ")).count(),
@@ -139,7 +140,7 @@ fn a_short_match_between_two_processes() {
     );
     assert!(out.contains("Score of Fixture vs Other"), "{out}");
     assert!(out.contains("Elo difference"), "{out}");
-    assert!(out.contains("SPRT: elo0 0 elo1 20: LLR"), "{out}");
+    assert!(out.contains("SPRT: elo0 -10 elo1 20: LLR"), "{out}");
     let reasons = check_pdn(&pdn, Variant::English, 4);
     assert!(reasons.iter().all(|r| !r.contains(" by ")), "{reasons:?}");
 }
