@@ -75,9 +75,10 @@ const STATIC_PRUNING: [StaticPruning; 2] = [
 /// docs/TUNING.md).
 const THREAT_EXTENSION: [bool; 2] = [false, true];
 
-/// Whether a singular hash move is searched a ply deeper, per variant (below). Measured in
-/// english only so far (docs/TUNING.md); russian keeps the search it was tuned with.
-const SINGULAR_EXTENSION: [bool; 2] = [false, true];
+/// Whether a singular hash move is searched a ply deeper, per variant (below): it pays in both
+/// (self-play at 20 ms and at 0.1 s a move: docs/TUNING.md), kept per variant as the other
+/// extensions are, for the next tuning.
+const SINGULAR_EXTENSION: [bool; 2] = [true, true];
 
 /// Singular extension: a node with at least this depth whose hash move carries a lower bound
 /// (or an exact score) from a search at most `SINGULAR_TT_SLACK` plies shallower...
