@@ -1,7 +1,7 @@
 //! One search thread's alpha-beta: principal-variation search with late-move reductions, static
-//! pruning and razoring near the leaves, the single-reply, singular and threat extensions, mate-distance
-//! pruning, draws in the tree, and a quiescence search that plays out every pending capture
-//! (captures are compulsory, so a position with one is never evaluated statically).
+//! pruning and razoring near the leaves, the single-reply, singular and threat extensions,
+//! mate-distance pruning, draws in the tree, and a quiescence search that plays out every pending
+//! capture (captures are compulsory, so a position with one is never evaluated statically).
 
 use super::movestack::MoveStack;
 use super::ordering::Ordering;
