@@ -80,9 +80,10 @@ const THREAT_EXTENSION: [bool; 2] = [false, true];
 /// extensions are, for the next tuning.
 const SINGULAR_EXTENSION: [bool; 2] = [true, true];
 
-/// Singular extension: a node with at least this depth whose hash move carries a lower bound
-/// (or an exact score) from a search at most `SINGULAR_TT_SLACK` plies shallower...
-const SINGULAR_FROM_DEPTH: i32 = 8;
+/// Singular extension: a node with at least this depth (per variant) whose hash move carries a
+/// lower bound (or an exact score) from a search at most `SINGULAR_TT_SLACK` plies shallower...
+/// English gained by starting at 6 rather than 8, at 20 ms and at 0.1 s a move (docs/TUNING.md).
+const SINGULAR_FROM_DEPTH: [i32; 2] = [8, 6];
 const SINGULAR_TT_SLACK: i32 = 3;
 /// ... and whose other moves all fail below that score less this margin a ply of depth, in a
 /// search of half the depth, plays the hash move a ply deeper: a move that alone holds the
@@ -385,7 +386,7 @@ impl<'a, R: Rules> Worker<'a, R> {
             let s = tree::from_tt(e.score as i32, ply);
             if SINGULAR_EXTENSION[R::TUNED_AS as usize]
                 && e.mv != 0
-                && depth >= SINGULAR_FROM_DEPTH
+                && depth >= SINGULAR_FROM_DEPTH[R::TUNED_AS as usize]
                 && e.depth as i32 >= depth - SINGULAR_TT_SLACK
                 && e.bound != Bound::Upper
                 && s.abs() < Score::WIN_THRESHOLD
