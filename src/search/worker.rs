@@ -80,9 +80,9 @@ const THREAT_EXTENSION: [bool; 2] = [false, true];
 /// extensions are, for the next tuning.
 const SINGULAR_EXTENSION: [bool; 2] = [true, true];
 
-/// Singular extension: a node with at least this depth (per variant) whose hash move carries a
+/// Singular extension: a node with at least this depth (per variant: english gained by starting
+/// at 6 rather than 8, russian lost at 0.1 s a move, docs/TUNING.md) whose hash move carries a
 /// lower bound (or an exact score) from a search at most `SINGULAR_TT_SLACK` plies shallower...
-/// English gained by starting at 6 rather than 8, at 20 ms and at 0.1 s a move (docs/TUNING.md).
 const SINGULAR_FROM_DEPTH: [i32; 2] = [8, 6];
 const SINGULAR_TT_SLACK: i32 = 3;
 /// ... and whose other moves all fail below that score less this margin a ply of depth, in a
