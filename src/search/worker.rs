@@ -85,10 +85,11 @@ const SINGULAR_EXTENSION: [bool; 2] = [true, true];
 /// lower bound (or an exact score) from a search at most `SINGULAR_TT_SLACK` plies shallower...
 const SINGULAR_FROM_DEPTH: [i32; 2] = [8, 6];
 const SINGULAR_TT_SLACK: i32 = 3;
-/// ... and whose other moves all fail below that score less this margin a ply of depth, in a
-/// search of half the depth, plays the hash move a ply deeper: a move that alone holds the
-/// score is a forced line in all but name, and forced lines are where a shot hides.
-const SINGULAR_MARGIN: i32 = 2;
+/// ... and whose other moves all fail below that score less this margin a ply of depth (per
+/// variant: english gained from 1 rather than 2 at 0.1 s a move, docs/TUNING.md), in a search of
+/// half the depth, plays the hash move a ply deeper: a move that alone holds the score is a
+/// forced line in all but name, and forced lines are where a shot hides.
+const SINGULAR_MARGIN: [i32; 2] = [2, 1];
 
 /// The late-move reductions by depth and move index, both capped at 63.
 static REDUCTIONS: LazyLock<[[u8; 64]; 64]> = LazyLock::new(|| {
@@ -520,7 +521,7 @@ impl<'a, R: Rules> Worker<'a, R> {
         depth: i32,
         ply: usize,
     ) -> bool {
-        let singular_beta = tt_score - SINGULAR_MARGIN * depth;
+        let singular_beta = tt_score - SINGULAR_MARGIN[R::TUNED_AS as usize] * depth;
         let mut found_hash_move = false;
         for j in start..start + n {
             let mv = self.stack.moves[j];
@@ -891,7 +892,7 @@ mod tests {
     #[test]
     fn a_move_far_ahead_of_the_rest_is_singular_and_one_of_near_equals_is_not() {
         let depth = 8;
-        let margin = SINGULAR_MARGIN * depth;
+        let margin = SINGULAR_MARGIN[English::TUNED_AS as usize] * depth;
         let text = include_str!("../../positions/bench.txt");
         let (mut far_ahead, mut near_equal) = (0, 0);
         for line in text.lines().filter(|l| l.starts_with("english;")) {
