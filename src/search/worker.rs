@@ -86,9 +86,10 @@ const SINGULAR_EXTENSION: [bool; 2] = [true, true];
 const SINGULAR_FROM_DEPTH: [i32; 2] = [8, 6];
 const SINGULAR_TT_SLACK: i32 = 3;
 /// ... and whose other moves all fail below that score less this margin a ply of depth (per
-/// variant: english gained from 1 rather than 2 at 0.1 s a move, docs/TUNING.md), in a search of
-/// half the depth, plays the hash move a ply deeper: a move that alone holds the score is a
-/// forced line in all but name, and forced lines are where a shot hides.
+/// variant: at 0.1 s a move english gained from 1 rather than 2 and russian lost,
+/// docs/TUNING.md), in a search of half the depth, plays the hash move a ply deeper: a move
+/// that alone holds the score is a forced line in all but name, and forced lines are where a
+/// shot hides.
 const SINGULAR_MARGIN: [i32; 2] = [2, 1];
 
 /// The late-move reductions by depth and move index, both capped at 63.
