@@ -75,9 +75,9 @@ const STATIC_PRUNING: [StaticPruning; 2] = [
 /// docs/TUNING.md).
 const THREAT_EXTENSION: [bool; 2] = [false, true];
 
-/// Whether a singular hash move is searched a ply deeper, per variant (below): it pays in both
-/// (self-play at 20 ms and at 0.1 s a move: docs/TUNING.md), kept per variant as the other
-/// extensions are, for the next tuning.
+/// Whether a singular hash move is searched deeper (a ply, or two past `SINGULAR_DOUBLE_MARGIN`),
+/// per variant (below): it pays in both (self-play at 20 ms and at 0.1 s a move:
+/// docs/TUNING.md), kept per variant as the other extensions are, for the next tuning.
 const SINGULAR_EXTENSION: [bool; 2] = [true, true];
 
 /// Singular extension: a node with at least this depth (per variant: english gained by starting
