@@ -32,7 +32,8 @@ const OUT_SHIFT: u32 = 11;
 /// A network ready to evaluate, laid out for SIMD: the first layer in `i16` (8 or 16 lanes to
 /// a register; `new` proves no sum can leave the range), the second layer by pairs of
 /// first-layer units, each pair's two weights into a unit side by side, so that a pair's
-/// contribution to all the units is a few `pmaddwd` (i16 pairs multiplied and added into i32).
+/// contribution to all the units is a few `pmaddwd` (i16 pairs multiplied and added into i32),
+/// and again by quads in bytes where the weights fit (`w2_bytes`).
 ///
 /// The rows start on cache lines (64 bytes), so that a row of the first layer is two lines and
 /// a load never straddles two.
@@ -52,9 +53,48 @@ pub struct Network {
     b3: i32,
     /// Per input, its linear weight; then `NO_ROW`'s, zero.
     linear: [i32; INPUTS + 1],
-    /// Whether this processor has AVX2: the same code then runs 16 lanes wide.
+    /// The second layer again in bytes, where every weight fits in one (`i8`), by quads of
+    /// first-layer units (4q .. 4q + 3), per second-layer unit k: the weights from each of the
+    /// four into k. The first layer's outputs (0 ..= `ONE`) fit in an unsigned byte, so a
+    /// quad's contribution to 8 units is one `vpdpbusd` (VNNI: four byte products added into
+    /// each i32), exactly the sums of the `i16` form.
     #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
-    avx2: bool,
+    w2_bytes: [[[i8; 4]; H2]; H1 / 4],
+    /// The widest code this processor runs for these weights.
+    #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
+    simd: Simd,
+}
+
+/// The instruction sets the network's code is compiled for, narrowest first. Each computes
+/// the same integers, so the same values: only the speed differs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
+enum Simd {
+    /// What the target has at compile time (SSE2 on x86-64, SIMD128 in the browser's build).
+    Portable,
+    /// AVX2: 16 lanes of `i16` to a register.
+    Avx2,
+    /// AVX2 with the second layer in bytes by VNNI (`vpdpbusd` on 256-bit registers, which
+    /// AVX-512 VNNI and VL provide).
+    Vnni,
+}
+
+impl Simd {
+    /// The widest this processor runs, for weights whose second layer fits in bytes or not.
+    fn detect(bytes: bool) -> Simd {
+        #[cfg(target_arch = "x86_64")]
+        {
+            use std::arch::is_x86_feature_detected as has;
+            if bytes && has!("avx2") && has!("avx512vnni") && has!("avx512vl") {
+                return Simd::Vnni;
+            }
+            if has!("avx2") {
+                return Simd::Avx2;
+            }
+        }
+        let _ = bytes;
+        Simd::Portable
+    }
 }
 
 impl Network {
@@ -92,6 +132,7 @@ impl Network {
                 return Err(WeightsError::Overflow { unit: j, worst });
             }
         }
+        let w2_fits_bytes = w2.iter().all(|&w| i8::try_from(w).is_ok());
         Ok(Network {
             w1,
             b1: std::array::from_fn(|j| b1[j]),
@@ -102,7 +143,13 @@ impl Network {
             w3: std::array::from_fn(|k| i32::from(w3[k])),
             b3: i32::from(b3[0]) * ONE,
             linear: std::array::from_fn(|i| linear.get(i).map_or(0, |&w| i32::from(w))),
-            avx2: has_avx2(),
+            w2_bytes: std::array::from_fn(|q| {
+                std::array::from_fn(|k| {
+                    // Clamped only where they do not fit, and then never read.
+                    std::array::from_fn(|u| w2[(4 * q + u) * H2 + k].clamp(-128, 127) as i8)
+                })
+            }),
+            simd: Simd::detect(w2_fits_bytes),
         })
     }
 
@@ -138,34 +185,39 @@ impl Network {
 
     #[inline]
     fn parts_with(&self, pos: &Position, recent: Option<&mut [Option<Recent>; 2]>) -> [i32; 2] {
+        // SAFETY: `simd` names only instruction sets the processor has (`Simd::detect`).
         #[cfg(target_arch = "x86_64")]
-        if self.avx2 {
-            // SAFETY: `avx2` is set only where the processor has AVX2.
-            return unsafe { self.parts_avx2(pos, recent) };
+        match self.simd {
+            Simd::Vnni => return unsafe { self.parts_avx2(pos, recent, Simd::Vnni) },
+            Simd::Avx2 => return unsafe { self.parts_avx2(pos, recent, Simd::Avx2) },
+            Simd::Portable => {}
         }
-        self.parts_body(pos, recent, false)
+        self.parts_body(pos, recent, Simd::Portable)
     }
 
-    /// `parts_with` compiled for AVX2: the same integer arithmetic, so the same values.
+    /// `parts_with` compiled for AVX2: the same integer arithmetic, so the same values. Only
+    /// the second layer uses VNNI, in a call of its own: with AVX-512 enabled here the
+    /// compiler would widen the first layer to 512-bit registers, which ran slower.
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx2")]
     unsafe fn parts_avx2(
         &self,
         pos: &Position,
         recent: Option<&mut [Option<Recent>; 2]>,
+        simd: Simd,
     ) -> [i32; 2] {
-        self.parts_body(pos, recent, true)
+        self.parts_body(pos, recent, simd)
     }
 
-    /// The evaluation's arithmetic, for both paths, written so that the compiler vectorises
-    /// it; `avx2` (a constant where this is inlined) says whether the second layer may use
-    /// AVX2 by hand.
+    /// The evaluation's arithmetic, for every path, written so that the compiler vectorises
+    /// it; `simd` (a constant where this is inlined) says which hand-written second layer
+    /// the processor can run.
     #[inline(always)]
     fn parts_body(
         &self,
         pos: &Position,
         recent: Option<&mut [Option<Recent>; 2]>,
-        avx2: bool,
+        simd: Simd,
     ) -> [i32; 2] {
         let view = view_of(pos);
         // Our men and theirs in one word, our kings and theirs in another: bit b of word w is
@@ -180,15 +232,15 @@ impl Network {
         };
         let h1 = acc.map(|a| a.clamp(0, ONE as i16));
         #[cfg(target_arch = "x86_64")]
-        // SAFETY: `avx2` is true only on the path that checked the processor has AVX2.
-        let second = if avx2 {
-            unsafe { self.second_layer_avx2(&h1) }
-        } else {
-            self.second_layer(&h1)
+        // SAFETY: `simd` names an instruction set only on the path that checked for it.
+        let second = match simd {
+            Simd::Vnni => unsafe { self.second_layer_vnni(&h1.map(|a| a as u8)) },
+            Simd::Avx2 => unsafe { self.second_layer_avx2(&h1) },
+            Simd::Portable => self.second_layer(&h1),
         };
         #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
         let second = {
-            let _ = avx2;
+            let _ = simd;
             self.second_layer_simd128(&h1)
         };
         #[cfg(not(any(
@@ -196,7 +248,7 @@ impl Network {
             all(target_arch = "wasm32", target_feature = "simd128")
         )))]
         let second = {
-            let _ = avx2;
+            let _ = simd;
             self.second_layer(&h1)
         };
         let out = second.iter().zip(&self.w3).fold(self.b3, |sum, (&s, &w)| {
@@ -226,43 +278,90 @@ impl Network {
         second
     }
 
+    /// The skeleton of the hand-written x86-64 second layers: the 32 units' sums in four AVX2
+    /// registers of 8 units, and each row of `rows` (the weights from one group of first-layer
+    /// units into every unit: a pair in `i16`, or a quad in bytes; 128 bytes either way) taken
+    /// in by `add(sums, outputs, row)`, where `outputs` is the group's first-layer outputs
+    /// (`groups`' i32 of the same index) broadcast. Every group is added, even one whose units
+    /// are all off: in play most pairs have a unit on (five in six in the bench), and a test
+    /// and branch per group cost more than the few products they save. Two sets of sums, for
+    /// the even groups and the odd, added at the end: each add waits for the last into the same
+    /// register, and with one set the 16 or 32 adds are a chain of their latencies.
+    ///
+    /// SAFETY: `groups` points to `rows.len()` i32s; the caller has AVX2 (and whatever `add`
+    /// uses).
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2")]
+    #[inline]
+    unsafe fn second_layer_by_groups<Row>(
+        &self,
+        groups: *const i32,
+        rows: &[Row],
+        add: impl Fn(
+            std::arch::x86_64::__m256i,
+            std::arch::x86_64::__m256i,
+            std::arch::x86_64::__m256i,
+        ) -> std::arch::x86_64::__m256i,
+    ) -> [i32; H2] {
+        use std::arch::x86_64::*;
+        const LANES: usize = 8;
+        const { assert!(std::mem::size_of::<Row>() == H2 * 4) };
+        debug_assert!(rows.len().is_multiple_of(2));
+        let mut sums = self.b2;
+        let sums_at = sums.as_mut_ptr().cast::<__m256i>();
+        // SAFETY: `sums` is H2 = 4 * LANES i32s and each row H2 * 4 bytes (checked above);
+        // `groups` as the caller promises; unaligned loads and stores.
+        unsafe {
+            let mut even: [__m256i; H2 / LANES] =
+                std::array::from_fn(|q| _mm256_loadu_si256(sums_at.add(q)));
+            let mut odd = [_mm256_setzero_si256(); H2 / LANES];
+            let take_in = |acc: &mut [__m256i; H2 / LANES], g: usize| {
+                let outputs = _mm256_set1_epi32(groups.add(g).read_unaligned());
+                let at = (&rows[g] as *const Row).cast::<__m256i>();
+                for (q, a) in acc.iter_mut().enumerate() {
+                    *a = add(*a, outputs, _mm256_loadu_si256(at.add(q)));
+                }
+            };
+            for g in (0..rows.len()).step_by(2) {
+                take_in(&mut even, g);
+                take_in(&mut odd, g + 1);
+            }
+            for q in 0..H2 / LANES {
+                _mm256_storeu_si256(sums_at.add(q), _mm256_add_epi32(even[q], odd[q]));
+            }
+        }
+        sums
+    }
+
     /// `second_layer` with AVX2 by hand (the compiler does not find it): a pair of
     /// first-layer outputs, broadcast, times its interleaved weights into 8 units at once is
-    /// one `vpmaddwd`. Every pair is added, even a pair of units that are both off: in play
-    /// most pairs have a unit on (five in six in the bench), and the test and branch per pair
-    /// cost more than the few products they save.
+    /// one `vpmaddwd`.
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx2")]
     fn second_layer_avx2(&self, h1: &[i16; H1]) -> [i32; H2] {
         use std::arch::x86_64::*;
-        const LANES: usize = 8;
-        let mut sums = self.b2;
-        let sums_at = sums.as_mut_ptr().cast::<__m256i>();
-        // SAFETY: `sums` is H2 = 4 * LANES i32s; each row is H2 pairs of i16, the same 128
-        // bytes; `h1` is H1 / 2 pairs of i16, read 4 bytes at a time; unaligned loads and
-        // stores.
+        // SAFETY: `h1` is H1 / 2 pairs of i16, one i32 each, a pair per row of `w2`.
         unsafe {
-            let mut acc: [__m256i; H2 / LANES] =
-                std::array::from_fn(|q| _mm256_loadu_si256(sums_at.add(q)));
-            let pairs = h1.as_ptr().cast::<i32>();
-            // Four pairs a turn: the loop's own counting is then a small part of it.
-            for (turn, rows) in self.w2.chunks_exact(4).enumerate() {
-                for (p, rows) in rows.iter().enumerate() {
-                    let both = _mm256_set1_epi32(pairs.add(4 * turn + p).read_unaligned());
-                    let at = rows.as_ptr().cast::<__m256i>();
-                    for (q, a) in acc.iter_mut().enumerate() {
-                        *a = _mm256_add_epi32(
-                            *a,
-                            _mm256_madd_epi16(both, _mm256_loadu_si256(at.add(q))),
-                        );
-                    }
-                }
-            }
-            for (q, a) in acc.iter().enumerate() {
-                _mm256_storeu_si256(sums_at.add(q), *a);
-            }
+            self.second_layer_by_groups(h1.as_ptr().cast(), &self.w2, |sums, pair, row| {
+                _mm256_add_epi32(sums, _mm256_madd_epi16(pair, row))
+            })
         }
-        sums
+    }
+
+    /// `second_layer` from the weights in bytes with VNNI: a quad of first-layer outputs
+    /// (bytes), broadcast, times its weights into 8 units is one `vpdpbusd`, which adds the
+    /// four products into each unit's sum: 64 instructions where the `i16` form takes 256.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2,avx512vnni,avx512vl")]
+    #[inline(never)]
+    fn second_layer_vnni(&self, h1: &[u8; H1]) -> [i32; H2] {
+        use std::arch::x86_64::*;
+        // SAFETY: `h1` is H1 / 4 quads of bytes, one i32 each, a quad per row of `w2_bytes`.
+        unsafe {
+            self.second_layer_by_groups(h1.as_ptr().cast(), &self.w2_bytes, |sums, quad, row| {
+                _mm256_dpbusd_epi32(sums, quad, row)
+            })
+        }
     }
 
     /// `second_layer` with WebAssembly's 128-bit SIMD (the browser's build): the AVX2 path's
@@ -402,6 +501,25 @@ impl Default for Accumulators {
 }
 
 impl Accumulators {
+    /// Asks the processor to fetch `pos`'s slot of kept values, which `evaluate_from` reads
+    /// first: the slots are too many for the nearest caches, and a search that calls this
+    /// as it enters a node does the node's other work while the slot comes.
+    #[inline(always)]
+    pub fn prefetch(&self, pos: &Position) {
+        #[cfg(target_arch = "x86_64")]
+        if let Some(slot) = self.seen.get(Seen::of(pos).slot()) {
+            // SAFETY: prefetching is a hint with no effect on memory; the address is a slot's.
+            unsafe {
+                std::arch::x86_64::_mm_prefetch(
+                    (slot as *const Seen).cast::<i8>(),
+                    std::arch::x86_64::_MM_HINT_T0,
+                )
+            };
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = pos;
+    }
+
     /// The slots, empty.
     #[cold]
     #[inline(never)]
@@ -410,11 +528,13 @@ impl Accumulators {
     }
 }
 
-/// The slots of kept values: 512 KiB, within a core's second-level cache, made afresh for each
-/// search's thread. In the english bench at the default depth (counted by callgrind) they took
-/// 7.8% off the instructions of the search; 2^12 slots took 4.8%, 2^16 (2 MiB) 9.6% but ran
-/// slower by the clock.
-const SEEN: usize = 1 << 14;
+/// The slots of kept values: 128 KiB, made afresh for each search's thread. In the english
+/// bench at the default depth (counted by callgrind) 2^14 slots took 7.8% off the instructions
+/// of the search, 2^12 4.8%, 2^16 (2 MiB) 9.6%; but by the clock, with the slot prefetched as
+/// the search enters a node, 2^12 ran fastest (medians of 9 interleaved runs on a Xeon with
+/// 2 MiB of second-level cache a core: 2^11 0.7% slower, 2^13 1.4%, 2^14 5%): a slot that
+/// misses the nearer caches costs more than the evaluation it saves.
+const SEEN: usize = 1 << 12;
 
 /// A position evaluated and its value; all zero for an empty slot.
 #[derive(Clone, Copy, Debug, Default)]
@@ -465,18 +585,6 @@ pub(super) struct Recent {
     acc: [i16; H1],
     inputs: [u64; 2],
     linear: i32,
-}
-
-/// Whether the processor running us has AVX2.
-fn has_avx2() -> bool {
-    #[cfg(target_arch = "x86_64")]
-    {
-        std::arch::is_x86_feature_detected!("avx2")
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    {
-        false
-    }
 }
 
 #[cfg(test)]
@@ -549,15 +657,54 @@ mod tests {
     }
 
     #[test]
+    fn the_second_layer_in_bytes_is_exact_at_a_bytes_limits_and_unused_past_them() {
+        // Most first-layer units fully on (128: a large bias), the second layer's weights at
+        // a byte's ends (-128 and 127): the largest products a byte path multiplies.
+        let mut rng = SplitMix(17);
+        let mut w = random_weights(11);
+        let (b1, w2) = (INPUTS * H1, INPUTS * H1 + H1);
+        for j in 0..H1 {
+            w[b1 + j] = if j % 5 == 0 { 0 } else { 2000 };
+        }
+        for k in 0..H1 * H2 {
+            w[w2 + k] = if rng.below(2) == 0 { -128 } else { 127 };
+        }
+        let mut net = Network::new(&w).unwrap();
+        let widest = net.simd;
+        for _ in 0..500 {
+            let pos = random_position(&mut rng);
+            for simd in [Simd::Portable, Simd::Avx2, Simd::Vnni] {
+                if simd <= widest {
+                    net.simd = simd;
+                    assert_eq!(net.evaluate(&pos), reference(&w, &pos), "{simd:?}");
+                }
+            }
+        }
+        // One weight past a byte: the second layer stays in i16.
+        w[w2 + 7] = 128;
+        let net = Network::new(&w).unwrap();
+        assert!(net.simd <= Simd::Avx2, "{:?}", net.simd);
+        for _ in 0..500 {
+            let pos = random_position(&mut rng);
+            assert_eq!(net.evaluate(&pos), reference(&w, &pos));
+        }
+    }
+
+    #[test]
     fn the_wide_and_the_portable_code_agree() {
         let mut net = Network::new(&random_weights(4)).unwrap();
+        let widest = net.simd;
         let mut rng = SplitMix(31);
         for _ in 0..2000 {
             let pos = random_position(&mut rng);
-            let wide = net.parts(&pos);
-            net.avx2 = false;
-            assert_eq!(net.parts(&pos), wide);
-            net.avx2 = has_avx2();
+            net.simd = Simd::Portable;
+            let portable = net.parts(&pos);
+            for simd in [Simd::Avx2, Simd::Vnni] {
+                if simd <= widest {
+                    net.simd = simd;
+                    assert_eq!(net.parts(&pos), portable, "{simd:?}");
+                }
+            }
         }
     }
 

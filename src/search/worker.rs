@@ -209,6 +209,15 @@ impl<'a, R: Rules> Worker<'a, R> {
         }
     }
 
+    /// Starts fetching what evaluating `pos` will read first, where the evaluation keeps
+    /// values (`Accumulators::prefetch`).
+    #[inline(always)]
+    fn prefetch_evaluation(&self, pos: &Position) {
+        if self.shared.setup.learned.is_some() {
+            self.recent.prefetch(pos);
+        }
+    }
+
     /// Counts a node and, every so often, checks the stop flag, the clock and the node limit.
     #[inline(always)]
     fn visit(&mut self, ply: usize) {
@@ -779,6 +788,7 @@ impl<'a, R: Rules> Worker<'a, R> {
         ply: usize,
         pv_node: bool,
     ) -> i32 {
+        self.prefetch_evaluation(pos);
         self.visit(ply);
         self.pv[ply].clear();
         if self.stopped {
