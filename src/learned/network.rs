@@ -210,8 +210,8 @@ impl Network {
     }
 
     /// The evaluation's arithmetic, for every path, written so that the compiler vectorises
-    /// it; `simd` (a constant where this is inlined) says which hand-written second layer
-    /// the processor can run.
+    /// it; `simd` says which hand-written second layer the processor can run (a constant on
+    /// the portable path; on the AVX2 one a branch that always goes the same way).
     #[inline(always)]
     fn parts_body(
         &self,
