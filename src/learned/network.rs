@@ -187,10 +187,8 @@ impl Network {
     fn parts_with(&self, pos: &Position, recent: Option<&mut [Option<Recent>; 2]>) -> [i32; 2] {
         // SAFETY: `simd` names only instruction sets the processor has (`Simd::detect`).
         #[cfg(target_arch = "x86_64")]
-        match self.simd {
-            Simd::Vnni => return unsafe { self.parts_avx2(pos, recent, Simd::Vnni) },
-            Simd::Avx2 => return unsafe { self.parts_avx2(pos, recent, Simd::Avx2) },
-            Simd::Portable => {}
+        if self.simd >= Simd::Avx2 {
+            return unsafe { self.parts_avx2(pos, recent, self.simd) };
         }
         self.parts_body(pos, recent, Simd::Portable)
     }
@@ -594,6 +592,13 @@ mod tests {
     use crate::notation::fen::parse_fen;
     use crate::selfplay::game::SplitMix;
 
+    /// Every code path this processor runs, the portable one first.
+    fn paths_up_to(widest: Simd) -> impl Iterator<Item = Simd> {
+        [Simd::Portable, Simd::Avx2, Simd::Vnni]
+            .into_iter()
+            .filter(move |&simd| simd <= widest)
+    }
+
     fn random_weights(seed: u64) -> Vec<i16> {
         super::super::view::random_weights(seed, WEIGHT_COUNT, 100)
     }
@@ -673,11 +678,9 @@ mod tests {
         let widest = net.simd;
         for _ in 0..500 {
             let pos = random_position(&mut rng);
-            for simd in [Simd::Portable, Simd::Avx2, Simd::Vnni] {
-                if simd <= widest {
-                    net.simd = simd;
-                    assert_eq!(net.evaluate(&pos), reference(&w, &pos), "{simd:?}");
-                }
+            for simd in paths_up_to(widest) {
+                net.simd = simd;
+                assert_eq!(net.evaluate(&pos), reference(&w, &pos), "{simd:?}");
             }
         }
         // One weight past a byte: the second layer stays in i16.
@@ -699,11 +702,9 @@ mod tests {
             let pos = random_position(&mut rng);
             net.simd = Simd::Portable;
             let portable = net.parts(&pos);
-            for simd in [Simd::Avx2, Simd::Vnni] {
-                if simd <= widest {
-                    net.simd = simd;
-                    assert_eq!(net.parts(&pos), portable, "{simd:?}");
-                }
+            for simd in paths_up_to(widest).skip(1) {
+                net.simd = simd;
+                assert_eq!(net.parts(&pos), portable, "{simd:?}");
             }
         }
     }
