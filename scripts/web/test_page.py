@@ -442,15 +442,15 @@ def analysis_panel(driver, shots: str) -> None:
     board.screenshot(os.path.join(shots, "page-play.png"))
     driver.find_element(By.ID, "analysis").screenshot(os.path.join(shots, "page-lines.png"))
     driver.save_screenshot(os.path.join(shots, "page.png"))
-    from selenium.common.exceptions import StaleElementReferenceException
-    for _ in range(50):
-        try:
-            first = driver.find_element(By.CSS_SELECTOR, "#lines li .pvmove")
-            text = first.text
-            first.click()  # raises if a new report replaced the element after its text was read
-            break
-        except StaleElementReferenceException:
-            continue
+    # Read and click in one turn of the page's event loop: a report redrawing the lines between
+    # a read from here and a click from here could put another move under the click (seen in
+    # CI: the line's first move read as one move, another played). The click is the page's own
+    # click event, the one a mouse sends.
+    text = js(driver, """
+        const first = document.querySelector('#lines li .pvmove');
+        const text = first.textContent.trim();
+        first.click();
+        return text;""")
     s = state(driver)
     check(s["n"] == 1 and s["moves"][0] == text, f"clicking the line's first move {text} plays it")
     driver.find_element(By.ID, "engineon").click()
